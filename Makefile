@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# seclvl: BSD secure levels for Linux 6.12.  See README.md.
+#
+#   make test   build the kernel with seclvl, boot every scenario, report
+#   make run    boot the same kernel to a shell at level 0
+#   make demo   a short scripted tour, no terminal needed
+
+H := harness
+
+.PHONY: all deps tree kernel guest test run demo checkpatch clean distclean
+
+all: guest
+
+deps:
+	@$(H)/deps.sh
+
+tree: deps
+	@$(H)/tree.sh
+
+kernel: tree
+	@$(H)/build-kernel.sh
+
+guest: kernel
+	@$(H)/build-guest.sh
+
+test: guest
+	@$(H)/test.sh
+
+run: guest
+	@$(H)/boot.sh --interactive shell quiet
+
+demo: guest
+	@$(H)/demo.sh
+
+checkpatch: tree
+	@cd build/linux-source-6.12 && ./scripts/checkpatch.pl --no-tree --strict \
+		-f $(addprefix ../../,$(wildcard security/seclvl/*.[ch] \
+		tools/testing/selftests/seclvl/*.[ch] \
+		tools/testing/selftests/seclvl/test_module/*.c))
+
+clean:
+	rm -rf build/kernel build/guest build/results
+
+distclean:
+	rm -rf build

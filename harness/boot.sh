@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Boot the test kernel once under QEMU (TCG) with a fresh virtio disk.
+#   boot.sh [--interactive] SCENARIO [KERNEL ARGS...]
+# Console to build/results/SCENARIO/console.log, TAP results from the second
+# serial port to results.log.  A guest that does not power off within
+# $SECLVL_BOOT_TIMEOUT seconds (default 600) is killed.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+interactive=
+if [ "${1:-}" = --interactive ]; then
+	interactive=1
+	shift
+fi
+scenario=$1
+shift
+out=$BUILD/results/$scenario
+rm -rf "$out"
+mkdir -p "$out"
+
+# The disk: partition 1 is ext4 with files the tests need made before any
+# raise (flags set here with debugfs); partition 2 stays unformatted.
+disk=$out/disk.img
+stage=$out/stage
+mkdir -p "$stage"
+echo data > "$stage/immutable"
+echo data > "$stage/appendonly"
+echo data > "$stage/clear-suid"
+echo data > "$stage/chown-suid"
+chmod 4755 "$stage/clear-suid"
+chmod 6755 "$stage/chown-suid"
+truncate -s 64M "$disk"
+printf 'label: dos\nstart=2048, size=65536, type=83\nstart=67584, type=83\n' |
+	sfdisk -q "$disk"
+mkfs.ext4 -q -F -d "$stage" -E root_owner=0:0 "$out/part1.img" 32M
+debugfs -w -R 'set_inode_field /immutable flags 0x80010' "$out/part1.img" 2>/dev/null
+debugfs -w -R 'set_inode_field /appendonly flags 0x80020' "$out/part1.img" 2>/dev/null
+dd if="$out/part1.img" of="$disk" bs=512 seek=2048 conv=notrunc status=none
+rm -rf "$stage" "$out/part1.img"
+
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -nodefaults
+      -no-reboot -display none
+      -kernel "$KOUT/arch/x86/boot/bzImage" -initrd "$GUEST/initramfs.cpio"
+      -drive "file=$disk,if=virtio,format=raw")
+append="console=ttyS0 panic=-1 oops=panic scenario=$scenario $*"
+
+if [ -n "$interactive" ]; then
+	exec "${qemu[@]}" -serial mon:stdio -serial null -append "$append"
+fi
+rc=0
+timeout -k 10 "${SECLVL_BOOT_TIMEOUT:-600}" "${qemu[@]}" \
+	-serial "file:$out/console.log" -serial "file:$out/results.log" \
+	-append "$append" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
+echo "$rc" > "$out/exit"

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The emergency escape: escape_test raises and resets the level itself.
+check "booted at level 0" level_is 0
+run_selftest seclvl/escape_test
+check "resets were logged loudly" \
+	sh -c 'dmesg | grep -q "level changed from 2 to 0 by EMERGENCY ESCAPE"'
+check "runs by other users were logged" log_has "escape run by uid 65534 euid 0"
+check "setting the escape was logged with a warning" log_has "escape set to /tmp/seclvl-escape"

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Level -1 from seclvl.level=-1: like 0, and it can never be raised.
+check "booted at level -1" level_is -1
+for f in $SECLVL/level /proc/seclvl /proc/sys/kernel/securelevel; do
+	for v in 0 1 2; do
+		check "writing $v to $f is refused at -1" \
+			fails_with_eperm sh -c "echo $v > $f"
+	done
+done
+prepare
+run_selftest seclvl/interface_test
+run_selftest seclvl/restrictions_test
+check "level is still -1" level_is -1
+check "nothing was refused at level -1" sh -c '! dmesg | grep -q "seclvl: denied"'

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Level 2: raised to 1 through /proc/seclvl, then to 2 by many concurrent
+# writers; at the end a shutdown remounts the disk read-only and the host
+# checks that the filesystem is clean and holds what was written.
+prepare
+raise 1 /proc/seclvl
+run_selftest seclvl/raise_test
+check "kernel logged the change from 1 to 2" log_has "level changed from 1 to 2 by write"
+run_selftest seclvl/interface_test
+run_selftest seclvl/restrictions_test
+check "write a file at level 2" \
+	sh -c 'echo written-at-level-2 > /mnt/disk/level2-file && sync'
+check "unmounting the disk is refused at level 2" fails_with_eperm umount /mnt/disk
+check "remounting it read-only is not" mount -o remount,ro /mnt/disk
+check "level is still 2" level_is 2

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for the scenario scripts, sourced by /init.  Results are TAP lines
+# on fd 3 (the second serial port); the host counts them.
+exec 3>/dev/ttyS1
+
+SECLVL=/sys/kernel/security/seclvl
+
+ok() { echo "ok - $*" >&3; }
+notok() { echo "not ok - $*" >&3; }
+
+# check DESCRIPTION COMMAND...: one TAP line; the output goes along on failure.
+check() {
+	desc=$1
+	shift
+	if "$@" >/tmp/check.out 2>&1; then
+		ok "$desc"
+	else
+		notok "$desc"
+		sed 's/^/# /' /tmp/check.out >&3
+	fi
+}
+
+level() { cat $SECLVL/level; }
+level_is() { [ "$(level)" = "$1" ]; }
+log_has() { dmesg | grep -q -- "$1"; }
+fails_with_eperm() { ! "$@" 2>/tmp/err.out && grep -q 'not permitted' /tmp/err.out; }
+
+# Run one kselftest program; its TAP lines count.  A program that dies
+# before its totals line counts as a failure of its own.
+run_selftest() {
+	prog=/selftests/$1
+	shift
+	echo "# running $prog $* at level $(level)" >&3
+	SECLVL_EXPECT_LEVEL=$(level) "$prog" "$@" >/tmp/selftest.out 2>&1
+	rc=$?
+	cat /tmp/selftest.out >&3
+	grep -q '^# Totals:' /tmp/selftest.out ||
+		notok "$prog did not finish (exit $rc)"
+}
+
+# What the tests need that only level 0 allows making.  The host made the
+# flagged and set-id files on the disk already.
+prepare() {
+	mkdir -p /mnt/disk /run/seclvl
+	check "mount the virtio disk's first partition" \
+		mount -t ext4 /dev/vda1 /mnt/disk
+	for f in clear-suid chown-suid; do
+		echo data > /run/seclvl/$f
+	done
+	chmod 4755 /run/seclvl/clear-suid
+	chmod 6755 /run/seclvl/chown-suid
+	check "load seclvl_test_unload at level 0" \
+		insmod /lib/seclvl/seclvl_test_unload.ko
+	dd if=/dev/zero of=/run/seclvl/loop0.img bs=64k count=16 2>/dev/null
+	dd if=/dev/zero of=/run/seclvl/loop1.img bs=64k count=64 2>/dev/null
+	mke2fs -q -F /run/seclvl/loop1.img >/dev/null 2>&1
+	check "attach the loop devices" sh -c \
+		'losetup /dev/loop0 /run/seclvl/loop0.img &&
+		 losetup /dev/loop1 /run/seclvl/loop1.img'
+}
+
+# raise VALUE FILE: raise the level through one of its interfaces.
+raise() {
+	check "raise to $1 through $2" sh -c "echo $1 > $2"
+	check "level reads $1 after the raise" level_is "$1"
+	check "kernel logged the change to $1" log_has "level changed from .* to $1 by write"
+}
+
+# A shutdown as an init system does it: unmount, and where that is refused,
+# remount read-only so that the filesystem is clean.
+finish() {
+	sync
+	for m in $(awk '$1 ~ "^/dev/vd" { print $2 }' /proc/mounts); do
+		umount "$m" 2>/dev/null || mount -o remount,ro "$m"
+	done
+	echo "SECLVL-DONE" >&3
+	sync
+	reboot -f
+}

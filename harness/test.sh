@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Boot every scenario once, check the guests' logs and disks, and print the
+# summary.  Ends with one line "N passed, N failed"; exits 1 on any failure.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+# scenario|kernel arguments
+scenarios=(
+	"level0|"
+	"level-1|seclvl.level=-1"
+	"level1|"
+	"level2|"
+	"boot2|seclvl.level=2"
+	"bootbad|seclvl.level=2 seclvl.level=abc"
+	"policy|"
+	"escape|"
+	"lsm_off|lsm=landlock,lockdown,yama"
+)
+if [ -n "${SECLVL_SCENARIOS:-}" ]; then
+	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
+	picked=()
+	for s in "${scenarios[@]}"; do
+		for o in "${only[@]}"; do [ "${s%%|*}" = "$o" ] && picked+=("$s"); done
+	done
+	scenarios=("${picked[@]}")
+fi
+
+# What must never appear in a guest's kernel log.
+bad_kernel='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible recursive locking|circular locking dependency|inconsistent lock state|lockdep|sleeping function called from invalid context|INFO: task .* blocked|general protection fault|Call Trace:|RCU stall'
+
+pass=0 fail=0 skip=0
+failures=()
+host_ok() { pass=$((pass + 1)); }
+host_fail() { fail=$((fail + 1)); failures+=("$1"); }
+host_check() { # DESCRIPTION COMMAND...
+	local d=$1
+	shift
+	if "$@"; then host_ok; else host_fail "$d"; fi
+}
+
+# Count TAP lines: top level from the selftests and checks, or KUnit's.
+count_tap() { # FILE SCENARIO [INDENT-REGEX]
+	local file=$1 name=$2 re=${3:-}
+	local p f s
+	p=$(tr -d '\r' < "$file" | sed -E 's/^\[ *[0-9.]+\] //' |
+		grep -E "^${re}ok " | grep -vcE '# (SKIP|skip)')
+	s=$(tr -d '\r' < "$file" | sed -E 's/^\[ *[0-9.]+\] //' |
+		grep -E "^${re}(not )?ok " | grep -cE '# (SKIP|skip)')
+	f=$(tr -d '\r' < "$file" | sed -E 's/^\[ *[0-9.]+\] //' |
+		grep -E "^${re}not ok " | grep -vcE '# (SKIP|skip)')
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	while IFS= read -r line; do
+		failures+=("$name: $line")
+	done < <(tr -d '\r' < "$file" | sed -E 's/^\[ *[0-9.]+\] //' |
+		 grep -E "^${re}not ok " | grep -vE '# (SKIP|skip)')
+}
+
+for entry in "${scenarios[@]}"; do
+	name=${entry%%|*}
+	args=${entry#*|}
+	say "scenario $name ${args:+($args)}"
+	start=$SECONDS
+	# shellcheck disable=SC2086
+	"$TOP/harness/boot.sh" "$name" $args
+	out=$BUILD/results/$name
+	before=$((pass + fail))
+	touch "$out/results.log" "$out/console.log"
+	count_tap "$out/results.log" "$name"
+
+	host_check "$name: the guest finished and powered off" \
+		grep -q SECLVL-DONE "$out/results.log"
+	[ "$(cat "$out/exit")" = 0 ] || host_fail "$name: qemu exit $(cat "$out/exit") (124: timeout)"
+	if grep -aE "$bad_kernel" "$out/console.log" > "$out/bad.log"; then
+		host_fail "$name: the kernel log has $(head -n 1 "$out/bad.log" | tr -d '\r')"
+	else
+		host_ok
+	fi
+
+	if [ "$name" = level0 ]; then
+		# KUnit ran at boot; every seclvl suite must have reported.
+		count_tap "$out/console.log" "$name kunit" '    '
+		want=$(cat "$TOP"/security/seclvl/*.c | grep -c '^kunit_test_suite(')
+		got=$(tr -d '\r' < "$out/console.log" | grep -cE '\] (not )?ok [0-9]+ seclvl_')
+		host_check "kunit: $want seclvl suites reported (saw $got)" [ "$want" = "$got" ]
+	fi
+	if [ "$name" = level2 ]; then
+		# The shutdown at level 2 remounted read-only: the disk is clean.
+		dd if="$out/disk.img" of="$out/part1.img" bs=512 skip=2048 count=65536 status=none
+		host_check "level2: fsck finds the filesystem clean after shutdown" \
+			e2fsck -fn "$out/part1.img" > "$out/fsck.log" 2>&1
+		host_check "level2: the file written at level 2 is on the disk" \
+			bash -c "debugfs -R 'cat /level2-file' '$out/part1.img' 2>/dev/null | grep -qx written-at-level-2"
+	fi
+	echo "   $name: $((pass + fail - before)) checks, $((SECONDS - start)) s" >&2
+done
+
+# checkpatch --strict on our kernel files.
+cp_files=$(cd "$TOP" && ls security/seclvl/*.[ch] tools/testing/selftests/seclvl/*.[ch] \
+	tools/testing/selftests/seclvl/test_module/*.c)
+if (cd "$TOP" && perl "$SRC/scripts/checkpatch.pl" --no-tree --strict --terse -q -f $cp_files) > "$BUILD/results/checkpatch.log" 2>&1; then
+	host_ok
+else
+	host_fail "checkpatch --strict: $(head -n 1 "$BUILD/results/checkpatch.log")"
+fi
+
+echo
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "Failures:"
+	printf '  %s\n' "${failures[@]}"
+	echo "Logs: build/results/<scenario>/{console,results}.log"
+fi
+echo "skipped: $skip"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Unpack Debian's linux-source-6.12 into build/, apply patches/ and copy our
+# files in.  The tree is unpacked again only when the tarball or a patch
+# changes; rsync keeps modification times, so unchanged files do not rebuild.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+[ -f "$TARBALL" ] || die "$TARBALL missing: run harness/deps.sh"
+stamp=$BUILD/tree.stamp
+want=$( (stat -c '%s %Y' "$TARBALL"; cat "$TOP"/patches/*.diff) | sha256sum | cut -c1-64)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+	say "unpacking $(basename "$TARBALL") and applying patches/"
+	rm -rf "$SRC" "$stamp"
+	mkdir -p "$BUILD"
+	tar -C "$BUILD" -xf "$TARBALL"
+	for p in "$TOP"/patches/*.diff; do
+		patch -d "$SRC" -p1 -s --no-backup-if-mismatch --forward < "$p" ||
+			die "patch $(basename "$p") does not apply"
+	done
+	echo "$want" > "$stamp"
+fi
+
+for d in security/seclvl tools/testing/selftests/seclvl; do
+	mkdir -p "$SRC/$d"
+	rsync -a --delete "$TOP/$d/" "$SRC/$d/"
+done
+for f in Documentation/admin-guide/LSM/seclvl.rst \
+	 Documentation/ABI/testing/securityfs-seclvl; do
+	[ -f "$TOP/$f" ] && rsync -a "$TOP/$f" "$SRC/$f"
+done
+exit 0

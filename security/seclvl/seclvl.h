@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * seclvl - BSD-style secure levels: definitions shared by its files
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#ifndef _SECURITY_SECLVL_SECLVL_H
+#define _SECURITY_SECLVL_SECLVL_H
+
+#undef pr_fmt
+#define pr_fmt(fmt) "seclvl: " fmt
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/cred.h>
+#include <linux/init.h>
+#include <linux/lsm_hooks.h>
+#include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/types.h>
+
+#define SECLVL_NAME "seclvl"
+
+#define SECLVL_MIN (-1)
+#define SECLVL_MAX 2
+/* The level of a disabled restriction: above every secure level. */
+#define SECLVL_OFF (SECLVL_MAX + 1)
+
+/* Longest write each file takes; anything longer is -EINVAL. */
+#define SECLVL_LEVEL_WRITE_MAX 16
+#define SECLVL_RULE_WRITE_MAX 64
+
+/**
+ * enum seclvl_origin - who asks for a change of the secure level
+ * @SECLVL_ORIGIN_BOOT: the seclvl.level= boot parameter
+ * @SECLVL_ORIGIN_WRITE: a write to one of the level interfaces
+ * @SECLVL_ORIGIN_ESCAPE: root ran the emergency escape
+ */
+enum seclvl_origin {
+	SECLVL_ORIGIN_BOOT,
+	SECLVL_ORIGIN_WRITE,
+	SECLVL_ORIGIN_ESCAPE,
+};
+
+/* The restrictions, in the order of the policy file. */
+enum seclvl_restriction {
+	SECLVL_PTRACE_INIT,
+	SECLVL_IMMUTABLE,
+	SECLVL_RAWIO,
+	SECLVL_NET_ADMIN,
+	SECLVL_SETUID,
+	SECLVL_MODULES,
+	SECLVL_MOUNTED_BLOCKDEV_WRITE,
+	SECLVL_DEVMEM_WRITE,
+	SECLVL_SETID_BITS,
+	SECLVL_TIME_BACKWARD,
+	SECLVL_BLOCKDEV_WRITE,
+	SECLVL_UMOUNT,
+	SECLVL_NR_RESTRICTIONS
+};
+
+/**
+ * struct seclvl_rule - one row of the policy table
+ * @name: stable name, used in logs, the policy file and the docs
+ * @level: lowest secure level at which the restriction applies, or
+ *         %SECLVL_OFF; changed only while the secure level is <= 0
+ * @denials: refusals since boot
+ * @rs: rate limit of the refusal log lines
+ */
+struct seclvl_rule {
+	const char *name;
+	int level;
+	atomic_long_t denials;
+	struct ratelimit_state rs;
+};
+
+/**
+ * struct seclvl_cred - seclvl's part of a cred
+ * @escape: this cred belongs to an execution of the emergency escape
+ */
+struct seclvl_cred {
+	bool escape;
+};
+
+extern int seclvl_level;
+extern struct mutex seclvl_lock;
+extern struct seclvl_rule seclvl_rules[SECLVL_NR_RESTRICTIONS];
+extern bool seclvl_initialized;
+extern const struct lsm_id seclvl_lsmid;
+extern struct lsm_blob_sizes seclvl_blob_sizes;
+
+/**
+ * seclvl_current - the secure level now
+ *
+ * Return: the level; it never goes down except through the escape.
+ */
+static inline int seclvl_current(void)
+{
+	return READ_ONCE(seclvl_level);
+}
+
+/**
+ * seclvl_enforced - whether a restriction applies now
+ * @r: the restriction
+ * @level: set to the secure level the decision was made at
+ *
+ * At levels 0 and -1 this costs one load and one compare.
+ *
+ * Return: true if @r must be refused.
+ */
+static inline bool seclvl_enforced(enum seclvl_restriction r, int *level)
+{
+	*level = READ_ONCE(seclvl_level);
+	return *level > 0 && *level >= READ_ONCE(seclvl_rules[r].level);
+}
+
+static inline struct seclvl_cred *seclvl_cred(const struct cred *cred)
+{
+	return cred->security + seclvl_blob_sizes.lbs_cred;
+}
+
+/* level.c */
+int seclvl_transition(int cur, int new, enum seclvl_origin origin,
+		      bool privileged);
+int seclvl_parse_level(const char *buf, size_t len, int *level);
+int seclvl_set_level(int new, enum seclvl_origin origin);
+int seclvl_write_level(const char *buf, size_t len);
+void __init seclvl_init_level(void);
+
+/* policy.c */
+int seclvl_refuse(enum seclvl_restriction r, int level, bool audit,
+		  const char *fmt, ...) __printf(4, 5);
+int seclvl_parse_rule(const char *buf, size_t len,
+		      enum seclvl_restriction *r, int *level);
+int seclvl_write_rule(const char *buf, size_t len);
+size_t seclvl_format_policy(char *buf, size_t size);
+void __init seclvl_init_rules(void);
+
+/* hooks.c */
+void __init seclvl_add_hooks(void);
+
+/* escape.c */
+int seclvl_parse_escape(char *buf, size_t len, char **path);
+bool seclvl_escape_inode_ok(umode_t mode, kuid_t uid);
+int seclvl_write_escape(char *buf, size_t len);
+char *seclvl_format_escape(char *buf, size_t size);
+void __init seclvl_add_escape_hooks(void);
+
+#endif /* _SECURITY_SECLVL_SECLVL_H */

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * seclvl selftests: helpers shared by the test programs
+ *
+ * A test decides what to expect from the level and the policy the running
+ * kernel reports; the harness script checks, before each run, that the
+ * level is the one the scenario set (SECLVL_EXPECT_LEVEL), so a kernel that
+ * reports a wrong level cannot make a refusal test pass.
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#ifndef _SELFTESTS_SECLVL_COMMON_H
+#define _SELFTESTS_SECLVL_COMMON_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define SECLVL_DIR "/sys/kernel/security/seclvl"
+#define LEVEL_FILE SECLVL_DIR "/level"
+#define POLICY_FILE SECLVL_DIR "/policy"
+#define ESCAPE_FILE SECLVL_DIR "/escape"
+#define PROC_FILE "/proc/seclvl"
+#define SYSCTL_FILE "/proc/sys/kernel/securelevel"
+
+/* Where the guest scenario puts what a test needs made at level 0. */
+#define PREP_DIR "/run/seclvl"
+#define DISK_DIR "/mnt/disk"
+
+#define RULE_OFF 3
+
+static const char *const level_files[] = { LEVEL_FILE, PROC_FILE, SYSCTL_FILE };
+
+static inline ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len >= 0)
+		buf[len] = '\0';
+	return len;
+}
+
+/* One write(2) of @len bytes; returns 0 or the errno. */
+static inline int write_file(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, buf, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+static inline int write_str(const char *path, const char *s)
+{
+	return write_file(path, s, strlen(s));
+}
+
+static inline int level_from(const char *path)
+{
+	char buf[32];
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -100;
+	return atoi(buf);
+}
+
+static inline int current_level(void)
+{
+	return level_from(LEVEL_FILE);
+}
+
+/* The policy row of @name: its level (RULE_OFF if off) and its denials. */
+static inline bool policy_row(const char *name, int *level, long *denials)
+{
+	char buf[4096], *line, *save = NULL;
+
+	if (read_file(POLICY_FILE, buf, sizeof(buf)) <= 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char rname[64], rlevel[8];
+		long n;
+
+		if (sscanf(line, "%63s %7s %ld", rname, rlevel, &n) != 3 ||
+		    strcmp(rname, name))
+			continue;
+		if (level)
+			*level = strcmp(rlevel, "off") ? atoi(rlevel) : RULE_OFF;
+		if (denials)
+			*denials = n;
+		return true;
+	}
+	return false;
+}
+
+static inline long denials(const char *name)
+{
+	long n = -1;
+
+	policy_row(name, NULL, &n);
+	return n;
+}
+
+/* Whether restriction @name refuses at the current level. */
+static inline bool refused(const char *name)
+{
+	int level = current_level(), rule = RULE_OFF;
+
+	policy_row(name, &rule, NULL);
+	return level > 0 && level >= rule;
+}
+
+/*
+ * Check one attempt of restriction @name: refused means -1/EPERM and one
+ * more denial counted; allowed means success and no denial counted.
+ * @ret is the call's result, @before the denial count taken before it.
+ */
+#define EXPECT_OUTCOME(name, ret, before)                                \
+	do {                                                             \
+		int __err = errno;                                       \
+		if (refused(name)) {                                     \
+			EXPECT_EQ(-1, (ret));                            \
+			EXPECT_EQ(EPERM, __err);                         \
+			EXPECT_LE((before) + 1, denials(name));          \
+		} else {                                                 \
+			EXPECT_EQ(0, (ret)) {                            \
+				TH_LOG("%s: %s", name, strerror(__err)); \
+			}                                                \
+			EXPECT_EQ((before), denials(name));              \
+		}                                                        \
+	} while (0)
+
+/* Remove @cap from the effective set of this process; 0 on success. */
+static inline int drop_effective_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[cap / 32].effective &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &hdr, data);
+}
+
+#endif /* _SELFTESTS_SECLVL_COMMON_H */
