@@ -10,6 +10,7 @@ mkdir -p "$GUEST"
 
 say "building the selftests and the test modules"
 for t in seclvl lsm; do
+	mkdir -p "$GUEST/selftests/$t"
 	make -s -C "$SRC/tools/testing/selftests/$t" OUTPUT="$GUEST/selftests/$t" \
 		KHDR_INCLUDES="-isystem $KOUT/usr/include" LDFLAGS=-static all
 done

@@ -27,7 +27,7 @@ if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 fi
 
 # What must never appear in a guest's kernel log.
-bad_kernel='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible recursive locking|circular locking dependency|inconsistent lock state|lockdep|sleeping function called from invalid context|INFO: task .* blocked|general protection fault|Call Trace:|RCU stall'
+bad_kernel='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible recursive locking|circular locking dependency|inconsistent lock state|possible irq lock inversion|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|lock held when returning|sleeping function called from invalid context|INFO: task .* blocked|general protection fault|Call Trace:|RCU stall'
 
 pass=0 fail=0 skip=0
 failures=()

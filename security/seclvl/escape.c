@@ -62,8 +62,7 @@ int seclvl_parse_escape(char *buf, size_t len, char **path)
  */
 bool seclvl_escape_inode_ok(umode_t mode, kuid_t uid)
 {
-	return S_ISREG(mode) && uid_eq(uid, GLOBAL_ROOT_UID) &&
-	       !(mode & (S_IWGRP | S_IWOTH));
+	return S_ISREG(mode) && uid_eq(uid, GLOBAL_ROOT_UID) && !(mode & 0022);
 }
 
 /**

@@ -135,21 +135,29 @@ static inline bool refused(const char *name)
 /*
  * Check one attempt of restriction @name: refused means -1/EPERM and one
  * more denial counted; allowed means success and no denial counted.
- * @ret is the call's result, @before the denial count taken before it.
+ * @ret and @err are the call's result and errno, @before the denial count
+ * taken before it.
  */
-#define EXPECT_OUTCOME(name, ret, before)                                \
-	do {                                                             \
-		int __err = errno;                                       \
-		if (refused(name)) {                                     \
-			EXPECT_EQ(-1, (ret));                            \
-			EXPECT_EQ(EPERM, __err);                         \
-			EXPECT_LE((before) + 1, denials(name));          \
-		} else {                                                 \
-			EXPECT_EQ(0, (ret)) {                            \
-				TH_LOG("%s: %s", name, strerror(__err)); \
-			}                                                \
-			EXPECT_EQ((before), denials(name));              \
-		}                                                        \
+static inline void expect_outcome(struct __test_metadata *const _metadata,
+				  const char *name, int ret, int err,
+				  long before)
+{
+	if (refused(name)) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, err);
+		EXPECT_LE(before + 1, denials(name));
+	} else {
+		EXPECT_EQ(0, ret) TH_LOG("%s: %s", name, strerror(err));
+		EXPECT_EQ(before, denials(name));
+	}
+}
+
+/* errno is taken right after the call, before anything else can change it. */
+#define EXPECT_OUTCOME(name, call, before)                              \
+	do {                                                            \
+		int __ret = (call);                                     \
+		int __err = errno;                                      \
+		expect_outcome(_metadata, name, __ret, __err, before); \
 	} while (0)
 
 /* Remove @cap from the effective set of this process; 0 on success. */

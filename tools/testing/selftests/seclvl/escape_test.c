@@ -13,6 +13,7 @@
 #include "common.h"
 
 #include <libgen.h>
+#include <limits.h>
 
 #define NOBODY 65534
 
@@ -194,18 +195,18 @@ TEST_F(escape, setuid_root_run_by_non_root_does_not_reset)
 /* The escape is an inode: a file renamed onto its path is not it. */
 TEST_F(escape, renamed_onto_path_does_not_reset)
 {
-	char link[128], other[128];
+	char alias[128], other[128];
 
-	snprintf(link, sizeof(link), "%s/escape-link", self->dir);
+	snprintf(alias, sizeof(alias), "%s/escape-link", self->dir);
 	snprintf(other, sizeof(other), "%s/other", self->dir);
-	ASSERT_EQ(0, link(self->escape, link));
+	ASSERT_EQ(0, link(self->escape, alias));
 	copy_file(_metadata, self->helper, other, 0755);
 	ASSERT_EQ(0, rename(other, self->escape));
 	set_level(_metadata, 2);
 	EXPECT_EQ(0, exec_as_root(self->escape));
 	EXPECT_EQ(2, current_level());
 	/* The escape's own inode, under another name, still works. */
-	EXPECT_EQ(0, exec_as_root(link));
+	EXPECT_EQ(0, exec_as_root(alias));
 	EXPECT_EQ(0, current_level());
 }
 

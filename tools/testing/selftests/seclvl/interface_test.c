@@ -223,7 +223,7 @@ static int write_level_child(const void *arg)
 
 	/* Neither a raise nor the same value without CAP_SYS_ADMIN. */
 	for (v = level; v <= 2; v++) {
-		char buf[8];
+		char buf[16];
 
 		snprintf(buf, sizeof(buf), "%d\n", v);
 		if (write_str(path, buf) != EPERM)
@@ -247,9 +247,11 @@ TEST(level_files_agree)
 
 	ASSERT_LE(-1, level);
 	ASSERT_GE(2, level);
-	for (i = 0; i < ARRAY_SIZE(level_files); i++)
-		EXPECT_EQ(level, level_from(level_files[i]))
-			TH_LOG("%s", level_files[i]);
+	for (i = 0; i < ARRAY_SIZE(level_files); i++) {
+		const char *path = level_files[i];
+
+		EXPECT_EQ(level, level_from(path)) TH_LOG("%s", path);
+	}
 }
 
 TEST(lsm_listed)
@@ -292,11 +294,12 @@ TEST(policy_read)
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), i++) {
 		char name[64], level[8], extra[8];
+		int fields;
 		long n;
 
 		ASSERT_GT(ARRAY_SIZE(names), i);
-		ASSERT_EQ(3, sscanf(line, "%63s %7s %ld %7s", name, level, &n,
-				    extra)) TH_LOG("row \"%s\"", line);
+		fields = sscanf(line, "%63s %7s %ld %7s", name, level, &n, extra);
+		ASSERT_EQ(3, fields) TH_LOG("row \"%s\"", line);
 		EXPECT_STREQ(names[i], name);
 		EXPECT_TRUE(!strcmp(level, "1") || !strcmp(level, "2") ||
 			    !strcmp(level, "off")) TH_LOG("row \"%s\"", line);
@@ -409,8 +412,8 @@ static void check_escape_write(struct __test_metadata *const _metadata,
 {
 	char now[4096];
 
-	EXPECT_EQ(err, write_str(ESCAPE_FILE, text)) TH_LOG("writing \"%s\"",
-							   text);
+	EXPECT_EQ(err, write_str(ESCAPE_FILE, text))
+		TH_LOG("writing \"%s\"", text);
 	escape_now(now, sizeof(now));
 	EXPECT_STREQ(after, now);
 }
@@ -450,10 +453,8 @@ TEST_F(escape, set_and_clear)
 		return;
 	}
 	ASSERT_STREQ("", want) TH_LOG("an escape is already set");
-	check_escape_write(_metadata, self->good, 0, "");
 	snprintf(want, sizeof(want), "%s\n", self->good);
-	escape_now(line, sizeof(line));
-	EXPECT_STREQ(want, line);
+	check_escape_write(_metadata, self->good, 0, want);
 	snprintf(line, sizeof(line), "%s\n", self->good);
 	check_escape_write(_metadata, line, 0, want);
 	check_escape_write(_metadata, "\n", 0, "");
