@@ -33,7 +33,7 @@ chmod 6755 "$stage/chown-suid"
 truncate -s 64M "$disk"
 printf 'label: dos\nstart=2048, size=65536, type=83\nstart=67584, type=83\n' |
 	sfdisk -q "$disk"
-mkfs.ext4 -q -F -d "$stage" -E root_owner=0:0 "$out/part1.img" 32M
+mkfs.ext4 -q -F -d "$stage" -E root_owner=0:0 "$out/part1.img" 32M >/dev/null
 debugfs -w -R 'set_inode_field /immutable flags 0x80010' "$out/part1.img" 2>/dev/null
 debugfs -w -R 'set_inode_field /appendonly flags 0x80020' "$out/part1.img" 2>/dev/null
 dd if="$out/part1.img" of="$disk" bs=512 seek=2048 conv=notrunc status=none

@@ -67,26 +67,36 @@ static int exec_as_root(const char *path)
 
 /*
  * Fork a child that becomes uid @uid now, while set*id is still allowed,
- * and executes @path when released.  Returns the pipe that releases it.
+ * and executes @path when released.  Returns the pipe that releases it,
+ * once the child has dropped to @uid.
  */
 static int prepare_user_exec(pid_t *pid, uid_t uid, const char *path)
 {
-	int go[2];
+	int go[2], ready[2];
 	char c;
 
-	if (pipe(go))
+	if (pipe(go) || pipe(ready))
 		return -1;
 	*pid = fork();
 	if (*pid == 0) {
 		close(go[1]);
-		if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		close(ready[0]);
+		if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid)) {
+			perror("# dropping to the other user");
 			_exit(126);
-		if (read(go[0], &c, 1) != 1)
+		}
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(125);
 		execl(path, path, NULL);
 		_exit(127);
 	}
 	close(go[0]);
+	close(ready[1]);
+	if (*pid < 0 || read(ready[0], &c, 1) != 1) {
+		close(go[1]);
+		go[1] = -1;
+	}
+	close(ready[0]);
 	return go[1];
 }
 
@@ -125,10 +135,11 @@ FIXTURE_SETUP(escape)
 
 FIXTURE_TEARDOWN(escape)
 {
-	char cmd[128];
+	char cmd[128], now[256] = "";
 
 	/* Only possible at level 0: a failed test leaves the level raised. */
-	if (write_str(ESCAPE_FILE, "\n"))
+	read_file(ESCAPE_FILE, now, sizeof(now));
+	if (now[0] && write_str(ESCAPE_FILE, "\n"))
 		TH_LOG("escape could not be cleared: level %d", current_level());
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
 	if (system(cmd))
