@@ -13,3 +13,16 @@ check "write a file at level 2" \
 check "unmounting the disk is refused at level 2" fails_with_eperm umount /mnt/disk
 check "remounting it read-only is not" mount -o remount,ro /mnt/disk
 check "level is still 2" level_is 2
+# A flood of refusals is counted in full and logged rate-limited.
+mkdir -p /tmp/flood && mount -t tmpfs none /tmp/flood
+denied() { awk '$1 == "umount" { print $3 }' $SECLVL/policy; }
+count0=$(denied)
+lines0=$(dmesg | grep -c 'seclvl: denied umount')
+i=0
+while [ $i -lt 50 ]; do
+	umount /tmp/flood 2>/dev/null
+	i=$((i + 1))
+done
+check "50 refused unmounts count 50 denials" [ $(($(denied) - count0)) -eq 50 ]
+check "and log at most 10 lines" \
+	[ $(($(dmesg | grep -c 'seclvl: denied umount') - lines0)) -le 10 ]
