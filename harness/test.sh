@@ -15,7 +15,7 @@ scenarios=(
 	"bootbad|seclvl.level=2 seclvl.level=abc"
 	"policy|"
 	"escape|"
-	"lsm_off|lsm=landlock,lockdown,yama"
+	"lsm_off|lsm=landlock,yama"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"

@@ -25,14 +25,26 @@
 /*
  * Each write is one whole value: a write at an offset would be the tail of
  * a value split across writes, so it is refused, as is anything too long
- * to be a value.
+ * to be a value.  @apply gets the text NUL-terminated at @count.
  */
-static char *seclvl_copy_write(const char __user *buf, size_t count,
-			       loff_t *ppos, size_t max)
+static ssize_t seclvl_write(const char __user *buf, size_t count,
+			    loff_t *ppos, size_t max,
+			    int (*apply)(char *text, size_t len))
 {
+	char *kbuf;
+	int err;
+
 	if (*ppos != 0 || count == 0 || count > max)
-		return ERR_PTR(-EINVAL);
-	return memdup_user_nul(buf, count);
+		return -EINVAL;
+	kbuf = memdup_user_nul(buf, count);
+	if (IS_ERR(kbuf))
+		return PTR_ERR(kbuf);
+	err = apply(kbuf, count);
+	kfree(kbuf);
+	if (err)
+		return err;
+	*ppos += count;
+	return count;
 }
 
 static ssize_t seclvl_level_read(struct file *file, char __user *buf,
@@ -47,18 +59,8 @@ static ssize_t seclvl_level_read(struct file *file, char __user *buf,
 static ssize_t seclvl_level_write(struct file *file, const char __user *buf,
 				  size_t count, loff_t *ppos)
 {
-	char *kbuf = seclvl_copy_write(buf, count, ppos,
-				       SECLVL_LEVEL_WRITE_MAX);
-	int err;
-
-	if (IS_ERR(kbuf))
-		return PTR_ERR(kbuf);
-	err = seclvl_write_level(kbuf, count);
-	kfree(kbuf);
-	if (err)
-		return err;
-	*ppos += count;
-	return count;
+	return seclvl_write(buf, count, ppos, SECLVL_LEVEL_WRITE_MAX,
+			    seclvl_write_level);
 }
 
 static const struct file_operations seclvl_level_fops = {
@@ -90,17 +92,8 @@ static ssize_t seclvl_policy_read(struct file *file, char __user *buf,
 static ssize_t seclvl_policy_write(struct file *file, const char __user *buf,
 				   size_t count, loff_t *ppos)
 {
-	char *kbuf = seclvl_copy_write(buf, count, ppos, SECLVL_RULE_WRITE_MAX);
-	int err;
-
-	if (IS_ERR(kbuf))
-		return PTR_ERR(kbuf);
-	err = seclvl_write_rule(kbuf, count);
-	kfree(kbuf);
-	if (err)
-		return err;
-	*ppos += count;
-	return count;
+	return seclvl_write(buf, count, ppos, SECLVL_RULE_WRITE_MAX,
+			    seclvl_write_rule);
 }
 
 static const struct file_operations seclvl_policy_fops = {
@@ -136,17 +129,7 @@ static ssize_t seclvl_escape_read(struct file *file, char __user *buf,
 static ssize_t seclvl_escape_write(struct file *file, const char __user *buf,
 				   size_t count, loff_t *ppos)
 {
-	char *kbuf = seclvl_copy_write(buf, count, ppos, PATH_MAX);
-	int err;
-
-	if (IS_ERR(kbuf))
-		return PTR_ERR(kbuf);
-	err = seclvl_write_escape(kbuf, count);
-	kfree(kbuf);
-	if (err)
-		return err;
-	*ppos += count;
-	return count;
+	return seclvl_write(buf, count, ppos, PATH_MAX, seclvl_write_escape);
 }
 
 static const struct file_operations seclvl_escape_fops = {

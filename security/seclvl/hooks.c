@@ -167,6 +167,8 @@ static int hook_file_open(struct file *file)
 	struct inode *inode = file_inode(file);
 	int level;
 
+	if (seclvl_current() <= 0)
+		return 0;
 	if (S_ISCHR(inode->i_mode) && (file->f_mode & FMODE_WRITE) &&
 	    seclvl_enforced(SECLVL_DEVMEM_WRITE, &level) &&
 	    seclvl_is_devmem(inode->i_rdev))

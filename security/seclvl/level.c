@@ -119,7 +119,7 @@ int seclvl_set_level(int new, enum seclvl_origin origin)
  *
  * Return: 0, -EINVAL for a bad value or -EPERM for a refused change.
  */
-int seclvl_write_level(const char *buf, size_t len)
+int seclvl_write_level(char *buf, size_t len)
 {
 	int level, err;
 

@@ -130,7 +130,7 @@ int seclvl_parse_rule(const char *buf, size_t len,
  * Return: 0, -EPERM without CAP_SYS_ADMIN or at level >= 1, -EINVAL for a
  * bad row.
  */
-int seclvl_write_rule(const char *buf, size_t len)
+int seclvl_write_rule(char *buf, size_t len)
 {
 	enum seclvl_restriction r;
 	int level, old, err;

@@ -125,7 +125,7 @@ int seclvl_transition(int cur, int new, enum seclvl_origin origin,
 		      bool privileged);
 int seclvl_parse_level(const char *buf, size_t len, int *level);
 int seclvl_set_level(int new, enum seclvl_origin origin);
-int seclvl_write_level(const char *buf, size_t len);
+int seclvl_write_level(char *buf, size_t len);
 void __init seclvl_init_level(void);
 
 /* policy.c */
@@ -133,7 +133,7 @@ int seclvl_refuse(enum seclvl_restriction r, int level, bool audit,
 		  const char *fmt, ...) __printf(4, 5);
 int seclvl_parse_rule(const char *buf, size_t len,
 		      enum seclvl_restriction *r, int *level);
-int seclvl_write_rule(const char *buf, size_t len);
+int seclvl_write_rule(char *buf, size_t len);
 size_t seclvl_format_policy(char *buf, size_t size);
 void __init seclvl_init_rules(void);
 

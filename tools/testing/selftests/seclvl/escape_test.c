@@ -235,6 +235,24 @@ TEST_F(escape, file_frozen_when_raised)
 	EXPECT_EQ(0, current_level());
 }
 
+/* Only an execution that succeeds resets: not one the kernel rejects. */
+TEST_F(escape, failed_exec_does_not_reset)
+{
+	int fd;
+
+	/* The same inode, with content no binary format takes. */
+	fd = open(self->escape, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "junk", 4));
+	close(fd);
+	set_level(_metadata, 1);
+	EXPECT_EQ(127, exec_as_root(self->escape));
+	EXPECT_EQ(1, current_level());
+	copy_file(_metadata, self->helper, self->escape, 0755);
+	EXPECT_EQ(0, exec_as_root(self->escape));
+	EXPECT_EQ(0, current_level());
+}
+
 /* Cleared, it is an ordinary file again. */
 TEST_F(escape, cleared_does_not_reset)
 {
