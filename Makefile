@@ -36,7 +36,8 @@ checkpatch: tree
 	@cd build/linux-source-6.12 && ./scripts/checkpatch.pl --no-tree --strict \
 		-f $(addprefix ../../,$(wildcard security/seclvl/*.[ch] \
 		tools/testing/selftests/seclvl/*.[ch] \
-		tools/testing/selftests/seclvl/test_module/*.c))
+		tools/testing/selftests/seclvl/test_module/*.c)) && \
+		./scripts/checkpatch.pl --no-tree --strict ../../patches/*.patch
 
 clean:
 	rm -rf build/kernel build/guest build/results

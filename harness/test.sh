@@ -95,13 +95,16 @@ for entry in "${scenarios[@]}"; do
 	echo "   $name: $((pass + fail - before)) checks, $((SECONDS - start)) s" >&2
 done
 
-# checkpatch --strict on our kernel files.
+# checkpatch --strict on our kernel files and on our patches.
+cp_log=$BUILD/results/checkpatch.log
 cp_files=$(cd "$TOP" && ls security/seclvl/*.[ch] tools/testing/selftests/seclvl/*.[ch] \
 	tools/testing/selftests/seclvl/test_module/*.c)
-if (cd "$TOP" && perl "$SRC/scripts/checkpatch.pl" --no-tree --strict --terse -q -f $cp_files) > "$BUILD/results/checkpatch.log" 2>&1; then
+checkpatch() { (cd "$TOP" && perl "$SRC/scripts/checkpatch.pl" --no-tree --strict --terse -q "$@"); }
+# shellcheck disable=SC2086
+if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch; } > "$cp_log" 2>&1; then
 	host_ok
 else
-	host_fail "checkpatch --strict: $(head -n 1 "$BUILD/results/checkpatch.log")"
+	host_fail "checkpatch --strict: $(grep -m 1 -E 'ERROR|WARNING|CHECK' "$cp_log")"
 fi
 
 echo

@@ -8,13 +8,13 @@ set -euo pipefail
 
 [ -f "$TARBALL" ] || die "$TARBALL missing: run harness/deps.sh"
 stamp=$BUILD/tree.stamp
-want=$( (stat -c '%s %Y' "$TARBALL"; cat "$TOP"/patches/*.diff) | sha256sum | cut -c1-64)
+want=$( (stat -c '%s %Y' "$TARBALL"; cat "$TOP"/patches/*.patch) | sha256sum | cut -c1-64)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 	say "unpacking $(basename "$TARBALL") and applying patches/"
 	rm -rf "$SRC" "$stamp"
 	mkdir -p "$BUILD"
 	tar -C "$BUILD" -xf "$TARBALL"
-	for p in "$TOP"/patches/*.diff; do
+	for p in "$TOP"/patches/*.patch; do
 		patch -d "$SRC" -p1 -s --no-backup-if-mismatch --forward < "$p" ||
 			die "patch $(basename "$p") does not apply"
 	done
