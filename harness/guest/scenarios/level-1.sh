@@ -8,6 +8,7 @@ for f in $SECLVL/level /proc/seclvl /proc/sys/kernel/securelevel; do
 	done
 done
 prepare
+default_policy
 run_selftest seclvl/interface_test
 run_selftest seclvl/restrictions_test
 check "level is still -1" level_is -1

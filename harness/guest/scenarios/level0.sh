@@ -3,6 +3,7 @@
 check "booted at level 0" level_is 0
 check "kernel logged seclvl at level 0" log_has "seclvl: initialized at level 0"
 prepare
+default_policy
 run_selftest lsm/lsm_list_modules_test
 run_selftest lsm/lsm_get_self_attr_test
 run_selftest lsm/lsm_set_self_attr_test

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Level 1, raised through securityfs after the level-0 preparations.
 prepare
+default_policy
 raise 1 $SECLVL/level
 run_selftest seclvl/interface_test
 run_selftest seclvl/restrictions_test

@@ -3,6 +3,7 @@
 # writers; at the end a shutdown remounts the disk read-only and the host
 # checks that the filesystem is clean and holds what was written.
 prepare
+default_policy
 raise 1 /proc/seclvl
 run_selftest seclvl/raise_test
 check "kernel logged the change from 1 to 2" log_has "level changed from 1 to 2 by write"
