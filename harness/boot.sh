@@ -43,7 +43,9 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -nodefaults
       -no-reboot -display none
       -kernel "$KOUT/arch/x86/boot/bzImage" -initrd "$GUEST/initramfs.cpio"
       -drive "file=$disk,if=virtio,format=raw")
-append="console=ttyS0 panic=-1 oops=panic scenario=$scenario $*"
+# no5lvl: with -cpu max the kernel would use 5-level paging, where an early
+# interrupt can trip a KASAN report in rcu_is_watching() before seclvl runs.
+append="console=ttyS0 no5lvl panic=-1 oops=panic scenario=$scenario $*"
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial null -append "$append"
