@@ -143,7 +143,7 @@ static int seclvl_sysctl_level(const struct ctl_table *table, int write,
 			       void *buffer, size_t *lenp, loff_t *ppos)
 {
 	char tmp[8];
-	size_t len;
+	ssize_t len;
 	int err;
 
 	if (write) {
@@ -156,14 +156,10 @@ static int seclvl_sysctl_level(const struct ctl_table *table, int write,
 		return 0;
 	}
 	len = scnprintf(tmp, sizeof(tmp), "%d\n", seclvl_current());
-	if (*ppos >= len) {
-		*lenp = 0;
-		return 0;
-	}
-	len = min(len - (size_t)*ppos, *lenp);
-	memcpy(buffer, tmp + *ppos, len);
+	len = memory_read_from_buffer(buffer, *lenp, ppos, tmp, len);
+	if (len < 0)
+		return len;
 	*lenp = len;
-	*ppos += len;
 	return 0;
 }
 
