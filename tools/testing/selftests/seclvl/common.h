@@ -133,18 +133,18 @@ static inline bool refused(const char *name)
 }
 
 /*
- * Check one attempt of restriction @name: refused means -1/EPERM and one
- * more denial counted; allowed means success and no denial counted.
- * @ret and @err are the call's result and errno, @before the denial count
- * taken before it.
+ * Check one attempt of restriction @name: refused means -1 with
+ * @refused_err (EPERM, unless the caller maps it) and one more denial
+ * counted; allowed means success and no denial counted.  @ret and @err are
+ * the call's result and errno, @before the denial count taken before it.
  */
 static inline void expect_outcome(struct __test_metadata *const _metadata,
 				  const char *name, int ret, int err,
-				  long before)
+				  int refused_err, long before)
 {
 	if (refused(name)) {
 		EXPECT_EQ(-1, ret);
-		EXPECT_EQ(EPERM, err);
+		EXPECT_EQ(refused_err, err);
 		EXPECT_LE(before + 1, denials(name));
 	} else {
 		EXPECT_EQ(0, ret) TH_LOG("%s: %s", name, strerror(err));
@@ -153,12 +153,16 @@ static inline void expect_outcome(struct __test_metadata *const _metadata,
 }
 
 /* errno is taken right after the call, before anything else can change it. */
-#define EXPECT_OUTCOME(name, call, before)                              \
-	do {                                                            \
-		int __ret = (call);                                     \
-		int __err = errno;                                      \
-		expect_outcome(_metadata, name, __ret, __err, before); \
+#define EXPECT_OUTCOME_ERRNO(name, call, refused_err, before)             \
+	do {                                                              \
+		int __ret = (call);                                       \
+		int __err = errno;                                        \
+		expect_outcome(_metadata, name, __ret, __err, refused_err, \
+			       before);                                   \
 	} while (0)
+
+#define EXPECT_OUTCOME(name, call, before) \
+	EXPECT_OUTCOME_ERRNO(name, call, EPERM, before)
 
 /* Remove @cap from the effective set of this process; 0 on success. */
 static inline int drop_effective_cap(int cap)

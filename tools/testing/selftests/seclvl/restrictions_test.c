@@ -989,19 +989,10 @@ TEST(ptrace_init_attach)
 TEST(ptrace_init_proc_mem)
 {
 	long before = denials("ptrace_init");
-	int fd = open("/proc/1/mem", O_RDWR | O_CLOEXEC);
-	int err = errno;
 
-	if (refused("ptrace_init")) {
-		EXPECT_EQ(-1, fd);
-		EXPECT_EQ(EACCES, err);
-		EXPECT_LE(before + 1, denials("ptrace_init"));
-	} else {
-		EXPECT_LE(0, fd) TH_LOG("/proc/1/mem: %s", strerror(err));
-		EXPECT_EQ(before, denials("ptrace_init"));
-	}
-	if (fd >= 0)
-		close(fd);
+	EXPECT_OUTCOME_ERRNO("ptrace_init",
+			     opened(open("/proc/1/mem", O_RDWR | O_CLOEXEC)),
+			     EACCES, before);
 }
 
 TEST(ptrace_init_read_allowed)
