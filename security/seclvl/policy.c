@@ -31,7 +31,28 @@ struct seclvl_rule seclvl_rules[SECLVL_NR_RESTRICTIONS] = {
 	[SECLVL_TIME_BACKWARD] = SECLVL_RULE("time_backward", 2),
 	[SECLVL_BLOCKDEV_WRITE] = SECLVL_RULE("blockdev_write", 2),
 	[SECLVL_UMOUNT] = SECLVL_RULE("umount", 2),
+	/* Beyond the seed: the ways round it that got it removed in 2006. */
+	[SECLVL_KEXEC] = SECLVL_RULE("kexec", 1),
+	[SECLVL_SUID_MOUNT] = SECLVL_RULE("suid_mount", 1),
+	[SECLVL_LOCKDOWN_INTEGRITY] = SECLVL_RULE("lockdown_integrity", 1),
+	[SECLVL_LOCKDOWN_CONFIDENTIALITY] =
+		SECLVL_RULE("lockdown_confidentiality", SECLVL_OFF),
 };
+
+static int seclvl_refuse_rule(struct seclvl_rule *rule, int level, bool audit,
+			      const char *fmt, va_list *args)
+{
+	struct va_format vaf = { .fmt = fmt, .va = args };
+
+	if (!audit)
+		return -EPERM;
+	atomic_long_inc(&rule->denials);
+	if (!__ratelimit(&rule->rs))
+		return -EPERM;
+	pr_notice("denied %s at level %d: %pV (pid %d comm %s)\n", rule->name,
+		  level, &vaf, task_pid_nr(current), current->comm);
+	return -EPERM;
+}
 
 /**
  * seclvl_refuse - refuse an action: count it and log it, rate-limited
@@ -48,22 +69,13 @@ struct seclvl_rule seclvl_rules[SECLVL_NR_RESTRICTIONS] = {
 int seclvl_refuse(enum seclvl_restriction r, int level, bool audit,
 		  const char *fmt, ...)
 {
-	struct seclvl_rule *rule = &seclvl_rules[r];
-	struct va_format vaf;
 	va_list args;
+	int ret;
 
-	if (!audit)
-		return -EPERM;
-	atomic_long_inc(&rule->denials);
-	if (!__ratelimit(&rule->rs))
-		return -EPERM;
 	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_notice("denied %s at level %d: %pV (pid %d comm %s)\n", rule->name,
-		  level, &vaf, task_pid_nr(current), current->comm);
+	ret = seclvl_refuse_rule(&seclvl_rules[r], level, audit, fmt, &args);
 	va_end(args);
-	return -EPERM;
+	return ret;
 }
 
 static const char *seclvl_rule_level_name(int level)
@@ -198,9 +210,11 @@ static void test_rules_table(struct kunit *const test)
 		"ptrace_init", "immutable", "rawio", "net_admin", "setuid",
 		"modules", "mounted_blockdev_write", "devmem_write",
 		"setid_bits", "time_backward", "blockdev_write", "umount",
+		"kexec", "suid_mount", "lockdown_integrity",
+		"lockdown_confidentiality",
 	};
 	static const int levels[SECLVL_NR_RESTRICTIONS] = {
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, SECLVL_OFF,
 	};
 	size_t i, j;
 
@@ -227,6 +241,8 @@ static void test_parse_rule_ok(struct kunit *const test)
 		{ "umount 1", SECLVL_UMOUNT, 1 },
 		{ "ptrace_init 2\n", SECLVL_PTRACE_INIT, 2 },
 		{ "mounted_blockdev_write 2", SECLVL_MOUNTED_BLOCKDEV_WRITE, 2 },
+		{ "lockdown_confidentiality 1\n",
+		  SECLVL_LOCKDOWN_CONFIDENTIALITY, 1 },
 	};
 	size_t i;
 
@@ -269,7 +285,38 @@ static void test_parse_rule_bad(struct kunit *const test)
 			seclvl_parse_rule(nul, sizeof(nul), &r, &level));
 }
 
+static __printf(4, 5) int refuse_rule(struct seclvl_rule *rule, int level,
+				       bool audit, const char *fmt, ...)
+{
+	va_list args;
+	int ret;
+
+	va_start(args, fmt);
+	ret = seclvl_refuse_rule(rule, level, audit, fmt, &args);
+	va_end(args);
+	return ret;
+}
+
+/* Some callers of the hooks hold spinlocks or run with interrupts off. */
+static void test_refuse_atomic(struct kunit *const test)
+{
+	struct seclvl_rule rule = SECLVL_RULE("kunit_atomic", 1);
+	unsigned long flags;
+	int ret, quiet;
+
+	ratelimit_state_init(&rule.rs, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
+	local_irq_save(flags);
+	ret = refuse_rule(&rule, 1, true, "with interrupts off");
+	quiet = refuse_rule(&rule, 1, false, "not audited");
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, -EPERM, ret);
+	KUNIT_EXPECT_EQ(test, -EPERM, quiet);
+	KUNIT_EXPECT_EQ(test, 1, atomic_long_read(&rule.denials));
+}
+
 static struct kunit_case policy_test_cases[] = {
+	KUNIT_CASE(test_refuse_atomic),
 	KUNIT_CASE(test_rules_table),
 	KUNIT_CASE(test_parse_rule_ok),
 	KUNIT_CASE(test_parse_rule_bad),
