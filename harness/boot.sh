@@ -30,6 +30,7 @@ echo data > "$stage/clear-suid"
 echo data > "$stage/chown-suid"
 chmod 4755 "$stage/clear-suid"
 chmod 6755 "$stage/chown-suid"
+cp "$KOUT/arch/x86/boot/bzImage" "$stage/bzImage"
 truncate -s 64M "$disk"
 printf 'label: dos\nstart=2048, size=65536, type=83\nstart=67584, type=83\n' |
 	sfdisk -q "$disk"
@@ -38,14 +39,27 @@ debugfs -w -R 'set_inode_field /immutable flags 0x80010' "$out/part1.img" 2>/dev
 debugfs -w -R 'set_inode_field /appendonly flags 0x80020' "$out/part1.img" 2>/dev/null
 dd if="$out/part1.img" of="$disk" bs=512 seek=2048 conv=notrunc status=none
 rm -rf "$stage" "$out/part1.img"
+# A SCSI and an NVMe disk for the passthrough tests: ext4 on the first half,
+# so that the last sector is outside the mounted filesystem.
+for d in scsi nvme; do
+	mkfs.ext4 -q -F "$out/$d.img" 4M >/dev/null
+	truncate -s 8M "$out/$d.img"
+done
 
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -nodefaults
       -no-reboot -display none
       -kernel "$KOUT/arch/x86/boot/bzImage" -initrd "$GUEST/initramfs.cpio"
-      -drive "file=$disk,if=virtio,format=raw")
+      -drive "file=$disk,if=virtio,format=raw"
+      -device virtio-scsi-pci,id=scsi
+      -drive "file=$out/scsi.img,if=none,id=sd,format=raw"
+      -device scsi-hd,drive=sd,bus=scsi.0
+      -drive "file=$out/nvme.img,if=none,id=nv,format=raw"
+      -device nvme,serial=seclvl,drive=nv)
 # no5lvl: with -cpu max the kernel would use 5-level paging, where an early
 # interrupt can trip a KASAN report in rcu_is_watching() before seclvl runs.
-append="console=ttyS0 no5lvl panic=-1 oops=panic scenario=$scenario $*"
+# pci=noacpi: QEMU's ACPI builds the PCI interrupt table with an AML loop,
+# which the KASAN kernel interprets for half a minute under TCG.
+append="console=ttyS0 no5lvl pci=noacpi panic=-1 oops=panic scenario=$scenario $*"
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial null -append "$append"

@@ -4,6 +4,10 @@ check "booted at level 2" level_is 2
 check "kernel logged the boot parameter" log_has "level changed from 0 to 2 by boot parameter"
 check "sysctl kernel.securelevel reads 2" sh -c '[ "$(sysctl -n kernel.securelevel)" = 2 ]'
 check "lowering through /proc/seclvl is refused" fails_with_eperm sh -c 'echo 1 > /proc/seclvl'
-mkdir -p /tmp/m && mount -t tmpfs none /tmp/m
+mkdir -p /tmp/m
+check "a new mount without nosuid is refused" sh -c \
+	'! mount -t tmpfs none /tmp/m 2>/dev/null && ! grep -q " /tmp/m " /proc/mounts'
+check "and logged" log_has "denied suid_mount at level 2: mount none (tmpfs)"
+mount -t tmpfs -o nosuid none /tmp/m
 check "unmounting is refused" fails_with_eperm umount /tmp/m
 check "loading a module is refused" fails_with_eperm insmod /lib/seclvl/seclvl_test_load.ko

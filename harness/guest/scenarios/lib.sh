@@ -44,6 +44,12 @@ prepare() {
 	mkdir -p /mnt/disk /run/seclvl
 	check "mount the virtio disk's first partition" \
 		mount -t ext4 /dev/vda1 /mnt/disk
+	mkdir -p /mnt/scsi /mnt/nvme
+	check "mount the SCSI and NVMe disks" sh -c \
+		'mount -t ext4 /dev/sda /mnt/scsi && mount -t ext4 /dev/nvme0n1 /mnt/nvme'
+	check "mount debugfs and configfs" sh -c \
+		'mount -t debugfs -o nosuid debugfs /sys/kernel/debug &&
+		 mount -t configfs -o nosuid configfs /sys/kernel/config'
 	for f in clear-suid chown-suid; do
 		echo data > /run/seclvl/$f
 	done
@@ -63,7 +69,7 @@ prepare() {
 # thing: a wrong table cannot make them pass.
 default_policy() {
 	check "the policy is the seed's default" sh -c "awk '{ print \$1, \$2 }' $SECLVL/policy |
-		tr '\n' ' ' | grep -qx 'ptrace_init 1 immutable 1 rawio 1 net_admin 1 setuid 1 modules 1 mounted_blockdev_write 1 devmem_write 1 setid_bits 1 time_backward 2 blockdev_write 2 umount 2 '"
+		tr '\n' ' ' | grep -qx 'ptrace_init 1 immutable 1 rawio 1 net_admin 1 setuid 1 modules 1 mounted_blockdev_write 1 devmem_write 1 setid_bits 1 time_backward 2 blockdev_write 2 umount 2 kexec 1 suid_mount 1 lockdown_integrity 1 lockdown_confidentiality off '"
 }
 
 # raise VALUE FILE: raise the level through one of its interfaces.

@@ -3,7 +3,7 @@
 # through sysctl, and the restrictions follow the changed table.
 prepare
 for row in "setuid off" "umount 1" "time_backward 1" "rawio off" \
-	   "devmem_write 2" "ptrace_init off"; do
+	   "devmem_write 2" "ptrace_init off" "lockdown_confidentiality 1"; do
 	check "policy row '$row' at level 0" sh -c "echo '$row' > $SECLVL/policy"
 done
 check "policy reads back the changes" sh -c "grep -qx 'setuid off 0' $SECLVL/policy &&
@@ -12,7 +12,8 @@ check "raise to 1 through sysctl" sysctl -w kernel.securelevel=1
 check "level reads 1" level_is 1
 check "policy rows are frozen at level 1" \
 	fails_with_eperm sh -c "echo 'setuid 1' > $SECLVL/policy"
-mkdir -p /tmp/m && mount -t tmpfs none /tmp/m
+mkdir -p /tmp/m && mount -t tmpfs -o nosuid none /tmp/m
 check "unmounting is refused at level 1 under 'umount 1'" fails_with_eperm umount /tmp/m
 run_selftest seclvl/restrictions_test
+run_selftest seclvl/bypass_test
 run_selftest seclvl/interface_test

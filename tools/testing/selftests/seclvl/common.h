@@ -164,6 +164,122 @@ static inline void expect_outcome(struct __test_metadata *const _metadata,
 #define EXPECT_OUTCOME(name, call, before) \
 	EXPECT_OUTCOME_ERRNO(name, call, EPERM, before)
 
+/*
+ * An attempt that more than one restriction may refuse, in the order the
+ * kernel asks them (seclvl's own hook first, then a capability check, then
+ * the kernel's lockdown check).  The first that applies at this level must
+ * refuse it and count it; if none applies it must work and none may count.
+ */
+#define MAX_REFUSERS 4
+
+struct refusers {
+	const char *name[MAX_REFUSERS];
+	long before[MAX_REFUSERS];
+};
+
+/* Up to MAX_REFUSERS names; their denial counts are taken now. */
+#define REFUSERS(...) refusers_of((const char *[]){ __VA_ARGS__, NULL })
+
+static inline struct refusers refusers_of(const char **names)
+{
+	struct refusers r = {};
+	int i;
+
+	for (i = 0; i < MAX_REFUSERS && names[i]; i++) {
+		r.name[i] = names[i];
+		r.before[i] = denials(names[i]);
+	}
+	return r;
+}
+
+/* The first of @r that refuses at this level, or NULL. */
+static inline const char *first_refuser(const struct refusers *r)
+{
+	int i;
+
+	for (i = 0; i < MAX_REFUSERS && r->name[i]; i++)
+		if (refused(r->name[i]))
+			return r->name[i];
+	return NULL;
+}
+
+static inline void expect_outcome_of(struct __test_metadata *const _metadata,
+				     const struct refusers *r, int ret,
+				     int err, int refused_err)
+{
+	const char *refuser = first_refuser(r);
+	int i;
+
+	if (refuser) {
+		EXPECT_EQ(-1, ret) TH_LOG("%s must refuse", refuser);
+		EXPECT_EQ(refused_err, err) TH_LOG("%s", strerror(err));
+	} else {
+		EXPECT_EQ(0, ret) TH_LOG("%s", strerror(err));
+	}
+	for (i = 0; i < MAX_REFUSERS && r->name[i]; i++) {
+		if (r->name[i] == refuser) {
+			EXPECT_LE(r->before[i] + 1, denials(r->name[i]))
+				TH_LOG("%s counts the refusal", r->name[i]);
+		} else if (!refuser) {
+			EXPECT_EQ(r->before[i], denials(r->name[i]))
+				TH_LOG("%s counted an allowed call", r->name[i]);
+		}
+	}
+}
+
+#define EXPECT_REFUSED_BY(r, call, refused_err)                            \
+	do {                                                               \
+		int __ret = (call);                                        \
+		int __err = errno;                                         \
+		expect_outcome_of(_metadata, &(r), __ret, __err,           \
+				  refused_err);                            \
+	} while (0)
+
+/* Result of a call that returns a file descriptor, as 0 or -1. */
+static inline int opened(int fd)
+{
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static inline mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? (mode_t)-1 : st.st_mode & 07777;
+}
+
+static inline void make_file(struct __test_metadata *const _metadata,
+			     const char *path, mode_t mode)
+{
+	int fd;
+
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "data", 4));
+	ASSERT_EQ(0, fchmod(fd, mode));
+	ASSERT_EQ(0, close(fd));
+}
+
+/* Whether something is mounted at @dir in this mount namespace. */
+static inline bool mounted_at(const char *dir)
+{
+	char line[1024], mnt[512];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %*s %*s %511s", mnt) == 1 &&
+			!strcmp(mnt, dir);
+	fclose(f);
+	return found;
+}
+
 /* Remove @cap from the effective set of this process; 0 on success. */
 static inline int drop_effective_cap(int cap)
 {

@@ -286,6 +286,8 @@ TEST(policy_read)
 		"ptrace_init", "immutable", "rawio", "net_admin", "setuid",
 		"modules", "mounted_blockdev_write", "devmem_write",
 		"setid_bits", "time_backward", "blockdev_write", "umount",
+		"kexec", "suid_mount", "lockdown_integrity",
+		"lockdown_confidentiality",
 	};
 	char buf[4096], *line, *save = NULL;
 	size_t i = 0;
