@@ -17,6 +17,7 @@
 
 #include <dirent.h>
 #include <linux/bsg.h>
+#include <linux/io_uring.h>
 #include <linux/kexec.h>
 #include <linux/loop.h>
 #include <linux/nvme_ioctl.h>
@@ -146,7 +147,7 @@ TEST(kcore_read)
 TEST(msr_write)
 {
 	struct refusers r = REFUSERS("rawio");
-	uint64_t val;
+	__u64 val;
 	int fd = open("/dev/cpu/0/msr", O_RDWR | O_CLOEXEC);
 	int ret;
 
@@ -781,8 +782,70 @@ static int nvme_write(int fd, off_t off, unsigned char *data)
 	return ret;
 }
 
+/*
+ * The same Write as an io_uring command, on a ring of one 128-byte SQE.
+ * Returns 0, or -1 with errno (the command's result).
+ */
+static int nvme_uring_write(int fd, off_t off, unsigned char *data)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+	};
+	int nsid = ioctl(fd, NVME_IOCTL_ID);
+	unsigned long long lba = off / SECTOR;
+	size_t sq_len, cq_len, sqe_len;
+	struct nvme_uring_cmd *cmd;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	char *sq, *cq;
+	int ring, ret = -1;
+
+	ring = syscall(__NR_io_uring_setup, 1, &p);
+	if (ring < 0 || nsid <= 0)
+		return -1;
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(__u32);
+	cq_len = p.cq_off.cqes + p.cq_entries * 2 * sizeof(*cqe);
+	sqe_len = p.sq_entries * 2 * sizeof(*sqe);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		  IORING_OFF_SQ_RING);
+	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		  IORING_OFF_CQ_RING);
+	sqe = mmap(NULL, sqe_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		   IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqe == MAP_FAILED)
+		goto out;
+
+	memset(sqe, 0, 2 * sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	cmd = (struct nvme_uring_cmd *)sqe->cmd;
+	cmd->opcode = 0x01;
+	cmd->nsid = nsid;
+	cmd->addr = (unsigned long)data;
+	cmd->data_len = SECTOR;
+	cmd->cdw10 = lba;
+	cmd->cdw11 = lba >> 32;
+	((__u32 *)(sq + p.sq_off.array))[0] = 0;
+	__atomic_store_n((__u32 *)(sq + p.sq_off.tail), 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
+		    NULL, 0) != 1)
+		goto out;
+	cqe = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	if (cqe->res < 0)
+		errno = -cqe->res;
+	else if (cqe->res > 0)
+		errno = EIO;
+	else
+		ret = 0;
+out:
+	close(ring);
+	return ret;
+}
+
 static void check_nvme_write(struct __test_metadata *const _metadata,
-			     const char *node)
+			     const char *node,
+			     int (*send)(int fd, off_t off, unsigned char *data))
 {
 	struct refusers r = bdev_refusers(true);
 	struct passthrough p;
@@ -791,7 +854,7 @@ static void check_nvme_write(struct __test_metadata *const _metadata,
 	passthrough_setup(_metadata, &p, NVME_DISK);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd) TH_LOG("%s: %s", node, strerror(errno));
-	ret = nvme_write(fd, p.off, p.new);
+	ret = send(fd, p.off, p.new);
 	EXPECT_REFUSED_BY(r, ret, EPERM);
 	close(fd);
 	passthrough_check(_metadata, &p, NVME_DISK, !ret);
@@ -799,12 +862,18 @@ static void check_nvme_write(struct __test_metadata *const _metadata,
 
 TEST(nvme_passthrough_read_only_disk)
 {
-	check_nvme_write(_metadata, NVME_DISK);
+	check_nvme_write(_metadata, NVME_DISK, nvme_write);
 }
 
 TEST(nvme_passthrough_generic_char)
 {
-	check_nvme_write(_metadata, NVME_CHAR);
+	check_nvme_write(_metadata, NVME_CHAR, nvme_write);
+}
+
+/* io_uring passthrough exists for the generic character device only. */
+TEST(nvme_passthrough_io_uring)
+{
+	check_nvme_write(_metadata, NVME_CHAR, nvme_uring_write);
 }
 
 /*
