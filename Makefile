@@ -4,12 +4,20 @@
 #   make test   build the kernel with seclvl, boot every scenario, report
 #   make run    boot the same kernel to a shell at level 0
 #   make demo   a short scripted tour, no terminal needed
+#   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
 
 H := harness
 
-.PHONY: all deps tree kernel guest test run demo checkpatch clean distclean
+.PHONY: all deps tree kernel guest test run demo checkpatch clean distclean \
+	seclvlctl install-seclvlctl
 
-all: guest
+all: guest seclvlctl
+
+seclvlctl:
+	@$(MAKE) -s -C tools/seclvl OUTPUT=$(CURDIR)/build
+
+install-seclvlctl: seclvlctl
+	@$(MAKE) -s -C tools/seclvl OUTPUT=$(CURDIR)/build install
 
 deps:
 	@$(H)/deps.sh

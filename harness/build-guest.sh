@@ -14,6 +14,7 @@ for t in seclvl lsm; do
 	make -s -C "$SRC/tools/testing/selftests/$t" OUTPUT="$GUEST/selftests/$t" \
 		KHDR_INCLUDES="-isystem $KOUT/usr/include" LDFLAGS=-static all
 done
+make -s -C "$TOP/tools/seclvl" OUTPUT="$GUEST" LDFLAGS=-static >/dev/null
 mkdir -p "$GUEST/test_module"
 rsync -a "$TOP/tools/testing/selftests/seclvl/test_module/" "$GUEST/test_module/"
 make -s -C "$GUEST/test_module" KDIR="$KOUT" CC="ccache gcc" >/dev/null
@@ -30,6 +31,7 @@ printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp -a "$GUEST/selftests/seclvl" "$GUEST/selftests/lsm" "$root/selftests/"
 cp "$GUEST"/test_module/*.ko "$root/lib/seclvl/"
+cp "$GUEST/seclvlctl" "$root/sbin/seclvlctl"
 cp "$TOP/harness/guest/init" "$root/init"
 cp "$TOP"/harness/guest/scenarios/*.sh "$root/scenarios/"
 chmod 0755 "$root/init"

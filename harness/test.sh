@@ -16,6 +16,7 @@ scenarios=(
 	"policy|"
 	"escape|"
 	"lsm_off|lsm=landlock,yama"
+	"seclvlctl|"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -106,6 +107,10 @@ if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch; } > "$cp_log"
 else
 	host_fail "checkpatch --strict: $(grep -m 1 -E 'ERROR|WARNING|CHECK' "$cp_log")"
 fi
+
+# The man page renders without a groff warning.
+man_warn=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$TOP/tools/seclvl/seclvlctl.8" 2>&1)
+host_check "seclvlctl.8 renders cleanly: $man_warn" [ -z "$man_warn" ]
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * seclvlctl - show and change the secure level, the policy and the escape
+ *
+ * A front end to /sys/kernel/security/seclvl that says in words what the
+ * kernel's errno means.  See seclvlctl(8) for the exit codes.
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SECLVL_DIR "/sys/kernel/security/seclvl"
+#define LSM_FILE "/sys/kernel/security/lsm"
+#define MAX_RULES 64
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_REFUSED = 1,	/* the kernel refused the change */
+	EXIT_USAGE = 2,		/* bad command line or value */
+	EXIT_UNAVAILABLE = 3,	/* seclvl is not active in this kernel */
+	EXIT_IO = 4,		/* any other failure */
+};
+
+struct rule {
+	char name[64];
+	char level[8];		/* "1", "2" or "off" */
+	long denials;
+};
+
+struct state {
+	int level;
+	struct rule rules[MAX_RULES];
+	int nr_rules;
+	char escape[4096];	/* empty if none */
+	bool escape_readable;	/* root only */
+};
+
+static const char *prog = "seclvlctl";
+
+static const char *level_name(int level)
+{
+	switch (level) {
+	case -1: return "permanently insecure";
+	case 0: return "insecure";
+	case 1: return "secure";
+	case 2: return "highly secure";
+	default: return "unknown";
+	}
+}
+
+static void __attribute__((format(printf, 1, 2))) error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Explain why seclvl's files are missing; returns EXIT_UNAVAILABLE. */
+static int unavailable(void)
+{
+	char lsm[512] = "";
+	FILE *f = fopen(LSM_FILE, "re");
+
+	if (f) {
+		if (!fgets(lsm, sizeof(lsm), f))
+			lsm[0] = '\0';
+		fclose(f);
+		lsm[strcspn(lsm, "\n")] = '\0';
+		error("seclvl is not active in this kernel: %s lists \"%s\".\n"
+		      "Build the kernel with CONFIG_SECURITY_SECLVL=y and name seclvl in\n"
+		      "CONFIG_LSM or in the lsm= boot parameter (cat /proc/cmdline).",
+		      LSM_FILE, lsm);
+	} else {
+		error("%s is missing: securityfs is not mounted\n"
+		      "(mount -t securityfs securityfs /sys/kernel/security),\n"
+		      "or this kernel has no LSM support.", LSM_FILE);
+	}
+	return EXIT_UNAVAILABLE;
+}
+
+static ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len >= 0)
+		buf[len] = '\0';
+	return len;
+}
+
+/* One write of @text; returns 0 or the errno. */
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(text);
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+static int load_state(struct state *st)
+{
+	char buf[8192], *line, *save = NULL;
+
+	if (access(SECLVL_DIR, F_OK))
+		return unavailable();
+	if (read_text(SECLVL_DIR "/level", buf, sizeof(buf)) <= 0) {
+		error("cannot read %s/level: %s", SECLVL_DIR, strerror(errno));
+		return EXIT_IO;
+	}
+	st->level = atoi(buf);
+	if (read_text(SECLVL_DIR "/policy", buf, sizeof(buf)) <= 0) {
+		error("cannot read %s/policy: %s", SECLVL_DIR, strerror(errno));
+		return EXIT_IO;
+	}
+	st->nr_rules = 0;
+	for (line = strtok_r(buf, "\n", &save);
+	     line && st->nr_rules < MAX_RULES;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct rule *r = &st->rules[st->nr_rules];
+
+		if (sscanf(line, "%63s %7s %ld", r->name, r->level,
+			   &r->denials) == 3)
+			st->nr_rules++;
+	}
+	st->escape_readable = read_text(SECLVL_DIR "/escape", st->escape,
+					sizeof(st->escape)) >= 0;
+	if (!st->escape_readable)
+		st->escape[0] = '\0';
+	st->escape[strcspn(st->escape, "\n")] = '\0';
+	return EXIT_OK;
+}
+
+static bool rule_active(const struct state *st, const struct rule *r)
+{
+	return strcmp(r->level, "off") && st->level > 0 &&
+	       st->level >= atoi(r->level);
+}
+
+static void show(const struct state *st)
+{
+	int i;
+
+	printf("secure level: %d (%s)\n\n", st->level, level_name(st->level));
+	printf("%-26s %-5s %-6s %s\n", "restriction", "level", "active",
+	       "denials");
+	for (i = 0; i < st->nr_rules; i++) {
+		const struct rule *r = &st->rules[i];
+
+		printf("%-26s %-5s %-6s %ld\n", r->name, r->level,
+		       rule_active(st, r) ? "yes" : "no", r->denials);
+	}
+	if (!st->escape_readable)
+		printf("\nescape: unknown (only root can read it)\n");
+	else
+		printf("\nescape: %s\n", st->escape[0] ? st->escape : "none");
+}
+
+/* A JSON string: the escape's path may hold any byte. */
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void show_json(const struct state *st)
+{
+	int i;
+
+	printf("{\"level\": %d, \"name\": ", st->level);
+	json_string(level_name(st->level));
+	printf(", \"restrictions\": [");
+	for (i = 0; i < st->nr_rules; i++) {
+		const struct rule *r = &st->rules[i];
+
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_string(r->name);
+		if (strcmp(r->level, "off"))
+			printf(", \"level\": %s", r->level);
+		else
+			printf(", \"level\": null");
+		printf(", \"active\": %s, \"denials\": %ld}",
+		       rule_active(st, r) ? "true" : "false", r->denials);
+	}
+	printf("], \"escape\": ");
+	if (st->escape[0])
+		json_string(st->escape);
+	else
+		printf("null");
+	printf(", \"escape_readable\": %s}\n",
+	       st->escape_readable ? "true" : "false");
+}
+
+static int not_root(const char *what)
+{
+	error("%s needs root (CAP_SYS_ADMIN in the initial user namespace)",
+	      what);
+	return EXIT_REFUSED;
+}
+
+static bool parse_level(const char *s, int *level)
+{
+	if (!strcmp(s, "-1") || !strcmp(s, "0") || !strcmp(s, "1") ||
+	    !strcmp(s, "2")) {
+		*level = atoi(s);
+		return true;
+	}
+	return false;
+}
+
+static int cmd_raise(const struct state *st, const char *arg)
+{
+	char text[8];
+	int level, err;
+
+	if (!parse_level(arg, &level)) {
+		error("invalid level '%s': levels are -1, 0, 1 and 2", arg);
+		return EXIT_USAGE;
+	}
+	snprintf(text, sizeof(text), "%d\n", level);
+	err = write_text(SECLVL_DIR "/level", text);
+	if (!err)
+		return EXIT_OK;
+	if (err == EPERM || err == EACCES) {
+		if (geteuid())
+			return not_root("raising the level");
+		if (st->level == -1)
+			error("the level is -1 (permanently insecure): it cannot be raised until reboot");
+		else if (level < st->level)
+			error("cannot lower the level from %d to %d: only a reboot lowers it",
+			      st->level, level);
+		else
+			return not_root("raising the level");
+		return EXIT_REFUSED;
+	}
+	error("cannot write %s/level: %s", SECLVL_DIR, strerror(err));
+	return EXIT_IO;
+}
+
+static void list_rules(const struct state *st)
+{
+	int i;
+
+	fprintf(stderr, "restrictions:");
+	for (i = 0; i < st->nr_rules; i++)
+		fprintf(stderr, " %s", st->rules[i].name);
+	fputc('\n', stderr);
+}
+
+static int cmd_policy(const struct state *st, const char *name,
+		      const char *value)
+{
+	char text[128];
+	int i, err;
+
+	for (i = 0; i < st->nr_rules; i++)
+		if (!strcmp(st->rules[i].name, name))
+			break;
+	if (i == st->nr_rules) {
+		error("no restriction named '%s'", name);
+		list_rules(st);
+		return EXIT_USAGE;
+	}
+	if (strcmp(value, "1") && strcmp(value, "2") && strcmp(value, "off")) {
+		error("invalid level '%s' for %s: use 1, 2 or off", value, name);
+		return EXIT_USAGE;
+	}
+	snprintf(text, sizeof(text), "%s %s\n", name, value);
+	err = write_text(SECLVL_DIR "/policy", text);
+	if (!err)
+		return EXIT_OK;
+	if (err == EPERM || err == EACCES) {
+		if (geteuid())
+			return not_root("changing the policy");
+		if (st->level > 0) {
+			error("the policy is frozen: the level is already %d; change the policy at level 0, before raising it",
+			      st->level);
+			return EXIT_REFUSED;
+		}
+		return not_root("changing the policy");
+	}
+	error("cannot write %s/policy: %s", SECLVL_DIR, strerror(err));
+	return EXIT_IO;
+}
+
+static int cmd_escape(const struct state *st, const char *arg)
+{
+	char text[4096];
+	int err;
+
+	if (!strcmp(arg, "--clear")) {
+		strcpy(text, "\n");
+	} else if (arg[0] != '/') {
+		error("the escape must be an absolute path, not '%s'", arg);
+		return EXIT_USAGE;
+	} else if (strlen(arg) + 2 > sizeof(text)) {
+		error("the escape's path is too long");
+		return EXIT_USAGE;
+	} else {
+		snprintf(text, sizeof(text), "%s\n", arg);
+	}
+	err = write_text(SECLVL_DIR "/escape", text);
+	if (!err)
+		return EXIT_OK;
+	if (err == EPERM || err == EACCES) {
+		if (geteuid())
+			return not_root("setting the escape");
+		if (st->level > 0) {
+			error("the escape is frozen: the level is already %d; set or clear it at level 0",
+			      st->level);
+			return EXIT_REFUSED;
+		}
+		return not_root("setting the escape");
+	}
+	if (err == EINVAL) {
+		error("%s cannot be the escape: it must be an existing regular file, owned by root and writable by no one else",
+		      arg);
+		return EXIT_USAGE;
+	}
+	error("cannot write %s/escape: %s", SECLVL_DIR, strerror(err));
+	return EXIT_IO;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s [--json]                  show the level, the policy and the escape\n"
+		"       %s raise LEVEL               raise the secure level (-1, 0, 1 or 2)\n"
+		"       %s policy NAME LEVEL|off     change one restriction (only at level 0)\n"
+		"       %s escape PATH|--clear       set or clear the emergency escape (only at level 0)\n"
+		"       %s --help\n"
+		"exit: 0 done, 1 refused by the kernel, 2 bad usage or value,\n"
+		"      3 seclvl not active, 4 other error.  See seclvlctl(8).\n",
+		prog, prog, prog, prog, prog);
+}
+
+int main(int argc, char **argv)
+{
+	struct state st;
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--json")) {
+		error("unknown option '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	ret = load_state(&st);
+	if (ret)
+		return ret;
+	if (argc == 1) {
+		show(&st);
+		return EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--json")) {
+		show_json(&st);
+		return EXIT_OK;
+	}
+	if (argc == 3 && !strcmp(argv[1], "raise"))
+		return cmd_raise(&st, argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "policy"))
+		return cmd_policy(&st, argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "escape"))
+		return cmd_escape(&st, argv[2]);
+	error("unknown command or wrong number of arguments");
+	usage(stderr);
+	return EXIT_USAGE;
+}
