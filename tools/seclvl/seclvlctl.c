@@ -58,7 +58,7 @@ static const char *level_name(int level)
 	}
 }
 
-static void __attribute__((format(printf, 1, 2))) error(const char *fmt, ...)
+static void error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -85,9 +85,10 @@ static int unavailable(void)
 		      "CONFIG_LSM or in the lsm= boot parameter (cat /proc/cmdline).",
 		      LSM_FILE, lsm);
 	} else {
-		error("%s is missing: securityfs is not mounted\n"
-		      "(mount -t securityfs securityfs /sys/kernel/security),\n"
-		      "or this kernel has no LSM support.", LSM_FILE);
+		error("%s is missing: securityfs is not mounted on\n"
+		      "/sys/kernel/security (mount -t securityfs none\n"
+		      "/sys/kernel/security), or this kernel has no LSM support.",
+		      LSM_FILE);
 	}
 	return EXIT_UNAVAILABLE;
 }
@@ -257,7 +258,8 @@ static int cmd_raise(const struct state *st, const char *arg)
 		if (geteuid())
 			return not_root("raising the level");
 		if (st->level == -1)
-			error("the level is -1 (permanently insecure): it cannot be raised until reboot");
+			error("the level is -1 (permanently insecure): %s",
+			      "it cannot be raised until reboot");
 		else if (level < st->level)
 			error("cannot lower the level from %d to %d: only a reboot lowers it",
 			      st->level, level);
@@ -305,8 +307,9 @@ static int cmd_policy(const struct state *st, const char *name,
 		if (geteuid())
 			return not_root("changing the policy");
 		if (st->level > 0) {
-			error("the policy is frozen: the level is already %d; change the policy at level 0, before raising it",
-			      st->level);
+			error("the policy is frozen: the level is already %d; %s",
+			      st->level,
+			      "change the policy at level 0, before raising it");
 			return EXIT_REFUSED;
 		}
 		return not_root("changing the policy");
@@ -320,17 +323,16 @@ static int cmd_escape(const struct state *st, const char *arg)
 	char text[4096];
 	int err;
 
-	if (!strcmp(arg, "--clear")) {
-		strcpy(text, "\n");
-	} else if (arg[0] != '/') {
+	if (strcmp(arg, "--clear") && arg[0] != '/') {
 		error("the escape must be an absolute path, not '%s'", arg);
 		return EXIT_USAGE;
-	} else if (strlen(arg) + 2 > sizeof(text)) {
+	}
+	if (strlen(arg) + 2 > sizeof(text)) {
 		error("the escape's path is too long");
 		return EXIT_USAGE;
-	} else {
-		snprintf(text, sizeof(text), "%s\n", arg);
 	}
+	/* An empty line clears it. */
+	snprintf(text, sizeof(text), "%s\n", strcmp(arg, "--clear") ? arg : "");
 	err = write_text(SECLVL_DIR "/escape", text);
 	if (!err)
 		return EXIT_OK;
@@ -338,22 +340,22 @@ static int cmd_escape(const struct state *st, const char *arg)
 		if (geteuid())
 			return not_root("setting the escape");
 		if (st->level > 0) {
-			error("the escape is frozen: the level is already %d; set or clear it at level 0",
-			      st->level);
+			error("the escape is frozen: the level is already %d; %s",
+			      st->level, "set or clear it at level 0");
 			return EXIT_REFUSED;
 		}
 		return not_root("setting the escape");
 	}
 	if (err == EINVAL) {
-		error("%s cannot be the escape: it must be an existing regular file, owned by root and writable by no one else",
-		      arg);
+		error("%s cannot be the escape: it must be an existing %s",
+		      arg, "regular file, owned by root and writable by no one else");
 		return EXIT_USAGE;
 	}
 	error("cannot write %s/escape: %s", SECLVL_DIR, strerror(err));
 	return EXIT_IO;
 }
 
-static void usage(FILE *out)
+static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [--json]                  show the level, the policy and the escape\n"
@@ -372,12 +374,12 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		usage(stdout);
+		print_usage(stdout);
 		return EXIT_OK;
 	}
 	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--json")) {
 		error("unknown option '%s'", argv[1]);
-		usage(stderr);
+		print_usage(stderr);
 		return EXIT_USAGE;
 	}
 	ret = load_state(&st);
@@ -398,6 +400,6 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "escape"))
 		return cmd_escape(&st, argv[2]);
 	error("unknown command or wrong number of arguments");
-	usage(stderr);
+	print_usage(stderr);
 	return EXIT_USAGE;
 }
