@@ -14,7 +14,7 @@ for t in seclvl lsm; do
 	make -s -C "$SRC/tools/testing/selftests/$t" OUTPUT="$GUEST/selftests/$t" \
 		KHDR_INCLUDES="-isystem $KOUT/usr/include" LDFLAGS=-static all
 done
-make -s -C "$TOP/tools/seclvl" OUTPUT="$GUEST" LDFLAGS=-static >/dev/null
+make -s -C "$TOP/tools/seclvl" OUTPUT="$GUEST" LDFLAGS=-static SBINDIR=/sbin >/dev/null
 mkdir -p "$GUEST/test_module"
 rsync -a "$TOP/tools/testing/selftests/seclvl/test_module/" "$GUEST/test_module/"
 make -s -C "$GUEST/test_module" KDIR="$KOUT" CC="ccache gcc" >/dev/null
@@ -32,6 +32,8 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp -a "$GUEST/selftests/seclvl" "$GUEST/selftests/lsm" "$root/selftests/"
 cp "$GUEST"/test_module/*.ko "$root/lib/seclvl/"
 cp "$GUEST/seclvlctl" "$root/sbin/seclvlctl"
+install -D -m 0755 "$GUEST/seclvl.init" "$root/etc/init.d/seclvl"
+cp "$TOP/tools/seclvl/seclvl.conf" "$root/etc/seclvl.conf.example"
 cp "$TOP/harness/guest/init" "$root/init"
 cp "$TOP"/harness/guest/scenarios/*.sh "$root/scenarios/"
 chmod 0755 "$root/init"

@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static ccache gcc make
       libc6-dev bc bison flex libelf-dev libssl-dev cpio kmod e2fsprogs
-      fdisk xz-utils rsync perl patch coreutils util-linux groff-base man-db)
+      fdisk xz-utils rsync perl patch coreutils util-linux groff-base man-db systemd)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -17,6 +17,7 @@ scenarios=(
 	"escape|"
 	"lsm_off|lsm=landlock,yama"
 	"seclvlctl|"
+	"bootconf|"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -107,6 +108,13 @@ if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch; } > "$cp_log"
 else
 	host_fail "checkpatch --strict: $(grep -m 1 -E 'ERROR|WARNING|CHECK' "$cp_log")"
 fi
+
+# The systemd unit passes systemd-analyze verify.
+units=$BUILD/units
+mkdir -p "$units"
+make -s -C "$TOP/tools/seclvl" OUTPUT="$units" SBINDIR="$units" all
+verify=$(cd "$units" && systemd-analyze verify --man=no ./seclvl.service 2>&1)
+host_check "systemd-analyze verify seclvl.service: $verify" [ -z "$verify" ]
 
 # The man page renders without a groff warning.
 man_warn=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$TOP/tools/seclvl/seclvlctl.8" 2>&1)

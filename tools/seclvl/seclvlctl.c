@@ -355,6 +355,170 @@ static int cmd_escape(const struct state *st, const char *arg)
 	return EXIT_IO;
 }
 
+/* /etc/seclvl.conf, checked in full before anything is changed. */
+struct conf {
+	int level;
+	struct { char name[64], value[8]; } policy[MAX_RULES];
+	int nr_policy;
+	char escape[4096];
+	bool has_escape;
+};
+
+static int find_rule(const struct state *st, const char *name)
+{
+	int i;
+
+	for (i = 0; i < st->nr_rules; i++)
+		if (!strcmp(st->rules[i].name, name))
+			return i;
+	return -1;
+}
+
+/* What the kernel will ask of an escape, asked first. */
+static bool escape_file_ok(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && S_ISREG(sb.st_mode) && sb.st_uid == 0 &&
+	       !(sb.st_mode & 0022);
+}
+
+static int conf_line(const struct state *st, struct conf *c, char *line,
+		     const char *where)
+{
+	char kw[16], a[4096], b[16], extra[2];
+	int fields;
+
+	line[strcspn(line, "#\n")] = '\0';
+	fields = sscanf(line, "%15s %4095s %15s %1s", kw, a, b, extra);
+	if (fields <= 0)
+		return EXIT_OK;
+	if (!strcmp(kw, "level") && fields == 2) {
+		if (c->level != -2) {
+			error("%s: a second 'level' line", where);
+			return EXIT_USAGE;
+		}
+		if (!parse_level(a, &c->level)) {
+			error("%s: invalid level '%s': levels are -1, 0, 1 and 2",
+			      where, a);
+			return EXIT_USAGE;
+		}
+	} else if (!strcmp(kw, "policy") && fields == 3) {
+		if (find_rule(st, a) < 0) {
+			error("%s: no restriction named '%s'", where, a);
+			list_rules(st);
+			return EXIT_USAGE;
+		}
+		if (strcmp(b, "1") && strcmp(b, "2") && strcmp(b, "off")) {
+			error("%s: invalid level '%s' for %s: use 1, 2 or off",
+			      where, b, a);
+			return EXIT_USAGE;
+		}
+		/* Both fit: a is a rule's name, b one of 1, 2, off. */
+		snprintf(c->policy[c->nr_policy].name, 64, "%.63s", a);
+		snprintf(c->policy[c->nr_policy].value, 8, "%.7s", b);
+		c->nr_policy++;
+	} else if (!strcmp(kw, "escape") && fields == 2) {
+		if (c->has_escape) {
+			error("%s: a second 'escape' line", where);
+			return EXIT_USAGE;
+		}
+		if (a[0] != '/' || !escape_file_ok(a)) {
+			error("%s: %s cannot be the escape: it must be an absolute path to %s",
+			      where, a, "a regular file owned by root and writable by no one else");
+			return EXIT_USAGE;
+		}
+		snprintf(c->escape, sizeof(c->escape), "%s", a);
+		c->has_escape = true;
+	} else {
+		error("%s: expected 'level N', 'policy NAME 1|2|off' or 'escape PATH'",
+		      where);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int read_conf(const struct state *st, const char *path,
+		     struct conf *c)
+{
+	char line[4200], where[4200];
+	FILE *f = fopen(path, "re");
+	int n = 0, ret = EXIT_OK;
+
+	if (!f) {
+		error("cannot read %s: %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	c->level = -2;
+	c->nr_policy = 0;
+	c->has_escape = false;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		snprintf(where, sizeof(where), "%s:%d", path, ++n);
+		if (c->nr_policy == MAX_RULES) {
+			error("%s: too many policy lines", where);
+			ret = EXIT_USAGE;
+		} else {
+			ret = conf_line(st, c, line, where);
+		}
+	}
+	fclose(f);
+	if (!ret && c->level == -2) {
+		error("%s: no 'level' line", path);
+		ret = EXIT_USAGE;
+	}
+	return ret;
+}
+
+/*
+ * Policy and escape first, while the level is still 0, then the raise.
+ * Above 0 they are frozen: only a file already in force passes, so that
+ * applying it twice is harmless.
+ */
+static int cmd_apply(const struct state *st, const char *path)
+{
+	char level[8];
+	struct conf c;
+	int i, ret;
+
+	ret = read_conf(st, path, &c);
+	if (ret)
+		return ret;
+	for (i = 0; st->level > 0 && i < c.nr_policy; i++) {
+		const struct rule *r = &st->rules[find_rule(st, c.policy[i].name)];
+
+		if (strcmp(r->level, c.policy[i].value)) {
+			error("the level is already %d: 'policy %s %s' can no longer be applied",
+			      st->level, r->name, c.policy[i].value);
+			return EXIT_REFUSED;
+		}
+	}
+	if (st->level > 0 && c.has_escape && strcmp(st->escape, c.escape)) {
+		error("the level is already %d: 'escape %s' can no longer be applied",
+		      st->level, c.escape);
+		return EXIT_REFUSED;
+	}
+	if (c.level < st->level) {
+		error("%s asks for level %d, below the current %d: only a reboot lowers it",
+		      path, c.level, st->level);
+		return EXIT_REFUSED;
+	}
+	for (i = 0; st->level <= 0 && i < c.nr_policy; i++) {
+		ret = cmd_policy(st, c.policy[i].name, c.policy[i].value);
+		if (ret)
+			return ret;
+	}
+	if (st->level <= 0 && c.has_escape) {
+		ret = cmd_escape(st, c.escape);
+		if (ret)
+			return ret;
+	}
+	snprintf(level, sizeof(level), "%d", c.level);
+	ret = cmd_raise(st, level);
+	if (!ret)
+		printf("secure level %d (%s)\n", c.level, level_name(c.level));
+	return ret;
+}
+
 static void print_usage(FILE *out)
 {
 	fprintf(out,
@@ -362,10 +526,11 @@ static void print_usage(FILE *out)
 		"       %s raise LEVEL               raise the secure level (-1, 0, 1 or 2)\n"
 		"       %s policy NAME LEVEL|off     change one restriction (only at level 0)\n"
 		"       %s escape PATH|--clear       set or clear the emergency escape (only at level 0)\n"
+		"       %s apply [FILE]              apply /etc/seclvl.conf (or FILE): policy, escape, level\n"
 		"       %s --help\n"
 		"exit: 0 done, 1 refused by the kernel, 2 bad usage or value,\n"
 		"      3 seclvl not active, 4 other error.  See seclvlctl(8).\n",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 }
 
 int main(int argc, char **argv)
@@ -399,6 +564,8 @@ int main(int argc, char **argv)
 		return cmd_policy(&st, argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "escape"))
 		return cmd_escape(&st, argv[2]);
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "apply"))
+		return cmd_apply(&st, argc == 3 ? argv[2] : "/etc/seclvl.conf");
 	error("unknown command or wrong number of arguments");
 	print_usage(stderr);
 	return EXIT_USAGE;

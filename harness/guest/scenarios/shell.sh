@@ -5,6 +5,9 @@ cat <<'BANNER'
 
   seclvl: BSD secure levels for Linux -- test kernel, level 0
 
+  seclvlctl:        seclvlctl; seclvlctl raise 1; seclvlctl --help
+  At boot:          /etc/init.d/seclvl start applies /etc/seclvl.conf
+                    (cp /etc/seclvl.conf.example /etc/seclvl.conf to try it)
   Read the level:   cat /sys/kernel/security/seclvl/level
                     cat /proc/seclvl        sysctl kernel.securelevel
   Raise it:         echo 1 > /sys/kernel/security/seclvl/level
@@ -19,4 +22,6 @@ cat <<'BANNER'
   Leave:            exit (the VM powers off)
 
 BANNER
+# The end of boot, as on a system with sysvinit or busybox init.
+/etc/init.d/seclvl start
 setsid cttyhack sh -l
