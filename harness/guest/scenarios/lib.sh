@@ -20,6 +20,23 @@ check() {
 	fi
 }
 
+# expect_exit CODE COMMAND...: run it, keep stdout and stderr in
+# /tmp/ctl.{out,err}, check the exit code; out_has/err_has check the text.
+expect_exit() {
+	want=$1
+	shift
+	"$@" >/tmp/ctl.out 2>/tmp/ctl.err
+	got=$?
+	if [ "$got" = "$want" ]; then
+		ok "'$*' exits $want"
+	else
+		notok "'$*' exits $want (got $got)"
+		sed 's/^/# /' /tmp/ctl.out /tmp/ctl.err >&3
+	fi
+}
+out_has() { check "  and prints '$1'" grep -q -- "$1" /tmp/ctl.out; }
+err_has() { check "  and says '$1'" grep -q -- "$1" /tmp/ctl.err; }
+
 level() { cat $SECLVL/level; }
 level_is() { [ "$(level)" = "$1" ]; }
 log_has() { dmesg | grep -q -- "$1"; }
