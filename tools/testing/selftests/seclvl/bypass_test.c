@@ -508,13 +508,6 @@ TEST(ptrace_init_pidfd_getfd)
 
 /* Block devices. */
 
-/* The restrictions that may refuse a write to a device, in order. */
-static struct refusers bdev_refusers(bool in_use)
-{
-	return in_use ? REFUSERS("blockdev_write", "mounted_blockdev_write") :
-			REFUSERS("blockdev_write");
-}
-
 /* A loop device over a partition is another way to write it. */
 static void check_loop_over(struct __test_metadata *const _metadata,
 			    const char *dev, bool in_use)
@@ -636,14 +629,21 @@ static void passthrough_check(struct __test_metadata *const _metadata,
 	free(p->old);
 }
 
-/* One SCSI WRITE(10) of the sector at @off through @fd. */
-static int sg_write(int fd, off_t off, unsigned char *data)
+/* A SCSI WRITE(10) of the one sector at @off. */
+static void write10_cdb(unsigned char cdb[10], off_t off)
 {
 	unsigned int lba = off / SECTOR;
-	unsigned char cdb[10] = {
+	const unsigned char c[10] = {
 		0x2a, 0, lba >> 24, lba >> 16, lba >> 8, lba, 0, 0, 1, 0,
 	};
-	unsigned char sense[32];
+
+	memcpy(cdb, c, sizeof(c));
+}
+
+/* That command through @fd with the v3 interface (sg, disks). */
+static int sg_write(int fd, off_t off, unsigned char *data)
+{
+	unsigned char cdb[10], sense[32];
 	struct sg_io_hdr io = {
 		.interface_id = 'S',
 		.dxfer_direction = SG_DXFER_TO_DEV,
@@ -656,6 +656,7 @@ static int sg_write(int fd, off_t off, unsigned char *data)
 		.timeout = 10000,
 	};
 
+	write10_cdb(cdb, off);
 	if (ioctl(fd, SG_IO, &io))
 		return -1;
 	if (io.status || io.host_status || io.driver_status) {
@@ -668,11 +669,7 @@ static int sg_write(int fd, off_t off, unsigned char *data)
 /* The same through bsg, which speaks only the v4 interface. */
 static int bsg_write(int fd, off_t off, unsigned char *data)
 {
-	unsigned int lba = off / SECTOR;
-	unsigned char cdb[10] = {
-		0x2a, 0, lba >> 24, lba >> 16, lba >> 8, lba, 0, 0, 1, 0,
-	};
-	unsigned char sense[32];
+	unsigned char cdb[10], sense[32];
 	struct sg_io_v4 io = {
 		.guard = 'Q',
 		.protocol = BSG_PROTOCOL_SCSI,
@@ -686,6 +683,7 @@ static int bsg_write(int fd, off_t off, unsigned char *data)
 		.timeout = 10000,
 	};
 
+	write10_cdb(cdb, off);
 	if (ioctl(fd, SG_IO, &io))
 		return -1;
 	if (io.device_status || io.transport_status || io.driver_status) {

@@ -235,6 +235,13 @@ static inline void expect_outcome_of(struct __test_metadata *const _metadata,
 				  refused_err);                            \
 	} while (0)
 
+/* The restrictions that may refuse a write to a device, in order. */
+static inline struct refusers bdev_refusers(bool in_use)
+{
+	return in_use ? REFUSERS("blockdev_write", "mounted_blockdev_write") :
+			REFUSERS("blockdev_write");
+}
+
 /* Result of a call that returns a file descriptor, as 0 or -1. */
 static inline int opened(int fd)
 {
