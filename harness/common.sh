@@ -10,3 +10,56 @@ JOBS=$(nproc)
 
 say() { printf '== %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# A progress() status for steps that cannot say how far they are.
+no_status() { :; }
+
+# 75 -> "1m15s"
+elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# Run a long step with its output in LOG and report progress instead: on a
+# terminal one line updated each second, otherwise a line every
+# $SECLVL_PROGRESS seconds (default 30).  STATUS is a function that prints a
+# few words on how far the step is (it may print nothing).  On failure the
+# tail of LOG is shown.  Returns the command's status.
+progress() { # LABEL LOG STATUS COMMAND...
+	local label=$1 log=$2 status=$3
+	shift 3
+	local start=$SECONDS every=${SECLVL_PROGRESS:-30} tty= rc=0 pid now
+	[ -t 2 ] && tty=1
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		now=$((SECONDS - start))
+		if [ -n "$tty" ]; then
+			printf '\r\033[K   %s: %s %s' "$label" "$(elapsed "$now")" "$($status "$log")" >&2
+		elif [ $((now % every)) -eq 0 ]; then
+			printf '   %s: %s %s\n' "$label" "$(elapsed "$now")" "$($status "$log")" >&2
+		fi
+	done
+	wait "$pid" || rc=$?
+	[ -n "$tty" ] && printf '\r\033[K' >&2
+	if [ "$rc" -ne 0 ]; then
+		printf '   %s: failed after %s (status %d); end of %s:\n' \
+			"$label" "$(elapsed $((SECONDS - start)))" "$rc" "$log" >&2
+		tail -n 30 "$log" | sed 's/^/   | /' >&2
+	else
+		printf '   %s: done in %s\n' "$label" "$(elapsed $((SECONDS - start)))" >&2
+	fi
+	return "$rc"
+}
+
+# patches/series without comments: "FILE [PATH...]" per line.
+series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"; }
+
+# Our files under PATH (a file or a folder), relative to the top.
+series_files() { # PATH
+	(cd "$TOP" && find "$1" -type f ! -name '*.o' ! -name '*.ko' | LC_ALL=C sort)
+}
+
+# The version a kernel tree's top Makefile says, "6.12.118"; empty if none.
+kernel_version() { # TREE
+	sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = \([0-9]*\)$/\2/p' "$1/Makefile" 2>/dev/null |
+		paste -sd. || true
+}

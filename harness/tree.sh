@@ -13,7 +13,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 	say "unpacking $(basename "$TARBALL") and applying patches/"
 	rm -rf "$SRC" "$stamp"
 	mkdir -p "$BUILD"
-	tar -C "$BUILD" -xf "$TARBALL"
+	progress "unpacking" "$BUILD/unpack.log" no_status tar -C "$BUILD" -xf "$TARBALL"
 	for p in "$TOP"/patches/*.patch; do
 		patch -d "$SRC" -p1 -s --no-backup-if-mismatch --forward < "$p" ||
 			die "patch $(basename "$p") does not apply"
