@@ -4,12 +4,14 @@
 #   make test   build the kernel with seclvl, boot every scenario, report
 #   make run    boot the same kernel to a shell at level 0
 #   make demo   a short scripted tour, no terminal needed
+#   make patch  the patch series with a cover letter, in build/series/
+#   make install KSRC=/path/to/linux-6.12   put seclvl into a kernel tree
 #   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
 
 H := harness
 
 .PHONY: all deps tree kernel guest test run demo checkpatch clean distclean \
-	seclvlctl install-seclvlctl
+	seclvlctl install-seclvlctl patch install
 
 all: guest seclvlctl
 
@@ -18,6 +20,12 @@ seclvlctl:
 
 install-seclvlctl: seclvlctl
 	@$(MAKE) -s -C tools/seclvl OUTPUT=$(CURDIR)/build install
+
+patch: deps
+	@$(H)/series.sh
+
+install:
+	@$(H)/install.sh "$(KSRC)"
 
 deps:
 	@$(H)/deps.sh

@@ -58,14 +58,25 @@ count_tap() { # FILE SCENARIO [INDENT-REGEX]
 		 grep -E "^${re}not ok " | grep -vE '# (SKIP|skip)')
 }
 
+# How far a guest is: results so far and the last one.
+guest_status() { # (the boot log is unused: the guest's results are)
+	local r=$out/results.log n last
+	[ -f "$r" ] || { printf 'booting'; return 0; }
+	n=$(tr -d '\r' < "$r" | grep -cE '^(not )?ok ')
+	last=$(tr -d '\r' < "$r" | grep -E '^(not )?ok |^# [A-Za-z]' | tail -n 1 | cut -c1-60)
+	[ "$n" -eq 0 ] && { printf 'booting'; return 0; }
+	printf '%d results, last: %s' "$n" "$last"
+}
+
 for entry in "${scenarios[@]}"; do
 	name=${entry%%|*}
 	args=${entry#*|}
 	say "scenario $name ${args:+($args)}"
-	start=$SECONDS
-	# shellcheck disable=SC2086
-	"$TOP/harness/boot.sh" "$name" $args
 	out=$BUILD/results/$name
+	mkdir -p "$BUILD/results"
+	# shellcheck disable=SC2086
+	progress "$name" "$BUILD/results/$name.boot.log" guest_status \
+		"$TOP/harness/boot.sh" "$name" $args || true
 	before=$((pass + fail))
 	touch "$out/results.log" "$out/console.log"
 	count_tap "$out/results.log" "$name"
@@ -94,8 +105,15 @@ for entry in "${scenarios[@]}"; do
 		host_check "level2: the file written at level 2 is on the disk" \
 			bash -c "debugfs -R 'cat /level2-file' '$out/part1.img' 2>/dev/null | grep -qx written-at-level-2"
 	fi
-	echo "   $name: $((pass + fail - before)) checks, $((SECONDS - start)) s" >&2
+	echo "   $name: $((pass + fail - before)) checks" >&2
 done
+
+# make patch and make install KSRC=, against fresh trees.
+say "the patch series and make install"
+progress "series" "$BUILD/results/series.log" no_status "$TOP/harness/check-series.sh" ||
+	host_fail "series: harness/check-series.sh failed (build/results/series.log)"
+count_tap "$BUILD/results/series/results.log" series
+host_check "series: the checks finished" grep -q SECLVL-DONE "$BUILD/results/series/results.log"
 
 # checkpatch --strict on our kernel files and on our patches.
 cp_log=$BUILD/results/checkpatch.log
@@ -116,9 +134,21 @@ make -s -C "$TOP/tools/seclvl" OUTPUT="$units" SBINDIR="$units" all
 verify=$(cd "$units" && systemd-analyze verify --man=no ./seclvl.service 2>&1)
 host_check "systemd-analyze verify seclvl.service: $verify" [ -z "$verify" ]
 
-# The man page renders without a groff warning.
-man_warn=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$TOP/tools/seclvl/seclvlctl.8" 2>&1)
-host_check "seclvlctl.8 renders cleanly: $man_warn" [ -z "$man_warn" ]
+# The man pages render without a warning, with groff and with man -l.
+for page in "$TOP"/tools/seclvl/*.[1-9]; do
+	man_warn=$( (LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" &&
+		LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$page" >/dev/null) 2>&1)
+	host_check "$(basename "$page") renders cleanly: $man_warn" [ -z "$man_warn" ]
+done
+
+# The admin guide is valid reStructuredText (docutils stops at a warning).
+rst=$TOP/Documentation/admin-guide/LSM/seclvl.rst
+rst_warn=$(/usr/bin/python3 -c '
+import sys, docutils.core
+docutils.core.publish_file(source_path=sys.argv[1], destination_path="/dev/null",
+	writer_name="null", settings_overrides={"halt_level": 2, "traceback": False})
+' "$rst" 2>&1)
+host_check "seclvl.rst has no reStructuredText warning: $rst_warn" [ -z "$rst_warn" ]
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make patch: write the patch series of patches/series, with a cover
+# letter, against pristine Linux 6.12 from Debian's linux-source-6.12, to
+# build/series/.  A scratch git repository holds the pristine versions of
+# the files the series touches; each line of patches/series becomes one
+# commit there, and git format-patch writes them out, dated as our last
+# commit.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+[ -f "$TARBALL" ] || die "$TARBALL missing: run harness/deps.sh"
+out=$BUILD/series
+work=$BUILD/series-git
+rm -rf "$out" "$work"
+mkdir -p "$work"
+
+version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+touched=$(sed -n 's|^--- a/\([^[:space:]]*\).*|\1|p' "$TOP"/patches/*.patch | sort -u)
+# shellcheck disable=SC2086
+tar -C "$work" -xf "$TARBALL" --strip-components=1 \
+	$(printf 'linux-source-6.12/%s ' Makefile $touched)
+kver=$(kernel_version "$work")
+
+export GIT_AUTHOR_NAME="seclvl developers" GIT_AUTHOR_EMAIL=seclvl@lists.linux.dev
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+when=$(git -C "$TOP" log -1 --format=%cI 2>/dev/null || date -u +%FT%TZ)
+export GIT_AUTHOR_DATE=$when GIT_COMMITTER_DATE=$when
+g() { git -C "$work" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+g init -q
+g add -A
+g commit -q -m "Linux $kver (Debian linux-source-6.12 $version)"
+base=$(g rev-parse HEAD)
+
+while read -r file paths; do
+	if [[ $file == *.patch ]]; then
+		g am -q --keep-cr "$TOP/patches/$file" ||
+			die "patches/$file does not apply to pristine $kver"
+	fi
+	for p in $paths; do
+		mkdir -p "$work/$(dirname "$p")"
+		rsync -a "$TOP/$p" "$work/$(dirname "$p")/"
+		g add -f "$p"
+	done
+	if [[ $file == *.patch ]]; then
+		[ -z "$paths" ] || g commit -q --amend --no-edit
+	else
+		g commit -q -F "$TOP/patches/$file"
+	fi
+done < <(series_lines)
+
+g format-patch -q --cover-letter --thread=shallow -o "$out" "$base"..HEAD
+cover=$out/0000-cover-letter.patch
+subject=$(head -n 1 "$TOP/patches/messages/cover-letter.txt")
+{
+	tail -n +3 "$TOP/patches/messages/cover-letter.txt"
+	echo
+	echo "Against Linux $kver as Debian ships it in linux-source-6.12"
+	echo "$version."
+} > "$work/blurb"
+sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/$subject/" \
+	-e "/\*\*\* BLURB HERE \*\*\*/{r $work/blurb
+d}" "$cover"
+rm -rf "$work"
+n=$(find "$out" -name '*.patch' | wc -l)
+say "wrote $n files to build/series: a cover letter and $((n - 1)) patches"
+(cd "$out" && ls) >&2
