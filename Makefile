@@ -4,13 +4,14 @@
 #   make test   build the kernel with seclvl, boot every scenario, report
 #   make run    boot the same kernel to a shell at level 0
 #   make demo   a short scripted tour, no terminal needed
+#   make bench  what seclvl costs per hooked path, against the same kernel without it
 #   make patch  the patch series with a cover letter, in build/series/
 #   make install KSRC=/path/to/linux-6.12   put seclvl into a kernel tree
 #   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
 
 H := harness
 
-.PHONY: all deps tree kernel guest test run demo checkpatch clean distclean \
+.PHONY: all deps tree kernel guest test run demo bench checkpatch clean distclean \
 	seclvlctl install-seclvlctl patch install
 
 all: guest seclvlctl
@@ -47,6 +48,9 @@ run: guest
 
 demo: guest
 	@$(H)/demo.sh
+
+bench: guest
+	@$(H)/bench.sh
 
 checkpatch: tree
 	@cd build/linux-source-6.12 && ./scripts/checkpatch.pl --no-tree --strict \

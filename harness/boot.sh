@@ -4,7 +4,8 @@
 #   boot.sh [--interactive] SCENARIO [KERNEL ARGS...]
 # Console to build/results/SCENARIO/console.log, TAP results from the second
 # serial port to results.log.  A guest that does not power off within
-# $SECLVL_BOOT_TIMEOUT seconds (default 600) is killed.
+# $SECLVL_BOOT_TIMEOUT seconds (default 600) is killed.  $SECLVL_RUN names
+# the results folder instead of SCENARIO (make bench boots one scenario often).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -15,7 +16,7 @@ if [ "${1:-}" = --interactive ]; then
 fi
 scenario=$1
 shift
-out=$BUILD/results/$scenario
+out=$BUILD/results/${SECLVL_RUN:-$scenario}
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -46,7 +47,13 @@ for d in scsi nvme; do
 	truncate -s 8M "$out/$d.img"
 done
 
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 -nodefaults
+# SECLVL_ICOUNT=1 (make bench): one vCPU whose clock counts instructions
+# (1 ns each), so the guest times code paths without the host's noise.
+smp=2 clock=()
+if [ -n "${SECLVL_ICOUNT:-}" ]; then
+	smp=1 clock=(-icount shift=0,sleep=off)
+fi
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$smp" "${clock[@]}" -nodefaults
       -no-reboot -display none
       -kernel "$KOUT/arch/x86/boot/bzImage" -initrd "$GUEST/initramfs.cpio"
       -drive "file=$disk,if=virtio,format=raw"

@@ -15,6 +15,7 @@ for t in seclvl lsm; do
 		KHDR_INCLUDES="-isystem $KOUT/usr/include" LDFLAGS=-static all
 done
 make -s -C "$TOP/tools/seclvl" OUTPUT="$GUEST" LDFLAGS=-static SBINDIR=/sbin >/dev/null
+make -s -C "$TOP/tools/seclvl/bench" OUTPUT="$GUEST" >/dev/null
 mkdir -p "$GUEST/test_module"
 rsync -a "$TOP/tools/testing/selftests/seclvl/test_module/" "$GUEST/test_module/"
 make -s -C "$GUEST/test_module" KDIR="$KOUT" CC="ccache gcc" >/dev/null
@@ -22,7 +23,7 @@ make -s -C "$GUEST/test_module" KDIR="$KOUT" CC="ccache gcc" >/dev/null
 say "packing the initramfs"
 root=$GUEST/root
 rm -rf "$root"
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,mnt,etc,lib/seclvl,selftests,scenarios}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,mnt,etc,lib/seclvl,selftests,scenarios,bench}
 cp /bin/busybox "$root/bin/busybox"
 for applet in $("$root/bin/busybox" --list-full); do
 	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
@@ -32,6 +33,8 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp -a "$GUEST/selftests/seclvl" "$GUEST/selftests/lsm" "$root/selftests/"
 cp "$GUEST"/test_module/*.ko "$root/lib/seclvl/"
 cp "$GUEST/seclvlctl" "$root/sbin/seclvlctl"
+cp "$GUEST/seclvl_bench" "$root/bench/"
+cp "$GUEST/seclvl_true" "$root/bin/"
 install -D -m 0755 "$GUEST/seclvl.init" "$root/etc/init.d/seclvl"
 cp "$TOP/tools/seclvl/seclvl.conf" "$root/etc/seclvl.conf.example"
 cp "$TOP/harness/guest/init" "$root/init"

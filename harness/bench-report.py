@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Report of `make bench`, from the boots harness/bench.sh ran.
+
+usage: bench-report.py OUTDIR DATE MACHINE ROUNDS REPS MS
+
+OUTDIR/boots lists "CONFIG ROUND RESULTDIR" per boot; OUTDIR/sizes has
+"LSM TEXT DATA".  Per path and configuration: the median over the rounds
+of each boot's median time per operation, and the ratio to the baseline
+booted in the same round (median, lowest and highest over the rounds).
+Writes OUTDIR/results.csv (the table), OUTDIR/raw.csv (every timing),
+OUTDIR/summary.md and OUTDIR/chart.png; prints the table.
+"""
+import csv
+import os
+import statistics
+import subprocess
+import sys
+
+CONFIGS = ["baseline", "level0", "level1", "level2"]
+TARGET = 1.01  # within 1% of the baseline
+
+
+def parse_boot(path):
+    """Median ns per operation for each path, skips, and the time to /init."""
+    times, skips, init = {}, {}, None
+    with open(os.path.join(path, "results.log"), errors="replace") as f:
+        for line in f:
+            word = line.split()
+            if len(word) == 5 and word[0] == "bench":
+                times.setdefault(word[1], []).append(float(word[3]))
+            elif len(word) >= 2 and word[0] == "skip":
+                skips[word[1]] = " ".join(word[2:])
+            elif len(word) == 2 and word[0] == "init_at":
+                init = float(word[1])
+    return {op: statistics.median(v) for op, v in times.items()}, skips, init
+
+
+def main():
+    outdir, date, machine, rounds, reps, ms = sys.argv[1:7]
+    runs = {}  # config -> round -> (medians, skips, init)
+    ops = []
+    raw = []
+    baseline_reps = {}  # op -> every repetition of the baseline
+    with open(os.path.join(outdir, "boots")) as f:
+        for line in f:
+            config, rnd, path = line.split()
+            med, skips, init = parse_boot(path)
+            runs.setdefault(config, {})[int(rnd)] = (med, skips, init)
+            for op in list(med) + list(skips):
+                if op not in ops:
+                    ops.append(op)
+            with open(os.path.join(path, "results.log"), errors="replace") as r:
+                for line in r:
+                    w = line.split()
+                    if len(w) == 5 and w[0] == "bench":
+                        raw.append([config, rnd, w[1], w[2], w[3], w[4]])
+                        if config == "baseline":
+                            baseline_reps.setdefault(w[1], []).append(float(w[3]))
+
+    base = runs["baseline"]
+
+    def noise_of(op):
+        """How much the baseline differs from itself, relative."""
+        med = statistics.median(m[op] for m, _, _ in base.values() if op in m)
+        spread = [abs(v / med - 1) for v in baseline_reps.get(op, [])]
+        return max(spread) if spread else 0.0
+    rows = []  # op, config, median ns, ratio, low, high, verdict
+    for op in ops:
+        for config in CONFIGS:
+            per_round = runs.get(config, {})
+            values = [m[op] for m, _, _ in per_round.values() if op in m]
+            skipped = [s[op] for _, s, _ in per_round.values() if op in s]
+            if not values:
+                why = skipped[0] if skipped else "no data"
+                rows.append([op, config, None, None, None, None,
+                             "refused: " + why if skipped else why])
+                continue
+            ratios = [per_round[r][0][op] / base[r][0][op]
+                      for r in per_round
+                      if op in per_round[r][0] and r in base and op in base[r][0]]
+            if config == "baseline":
+                rows.append([op, config, statistics.median(values), 1.0, 1.0, 1.0, ""])
+                continue
+            ratio = statistics.median(ratios)
+            low, high = min(ratios), max(ratios)
+            verdict = "ok" if ratio <= TARGET else "over 1%"
+            # Level 0 should cost nothing measurable: no more than the
+            # baseline differs from itself between rounds and repetitions.
+            if config == "level0" and ratio <= TARGET:
+                noise = noise_of(op)
+                verdict = ("ok, not measurable" if abs(ratio - 1) <= noise else
+                           f"ok, measurable ({(ratio - 1) * 100:+.2f}%)")
+            rows.append([op, config, statistics.median(values), ratio, low, high, verdict])
+
+    inits = {}
+    for config in CONFIGS:
+        t = [i for _, _, i in runs.get(config, {}).values() if i is not None]
+        inits[config] = statistics.median(t) if t else None
+
+    sizes = []
+    with open(os.path.join(outdir, "sizes")) as f:
+        for line in f:
+            lsm, text, data = line.split()
+            sizes.append((lsm, text, data))
+
+    with open(os.path.join(outdir, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["path", "config", "median_ns_per_op", "ratio_to_baseline",
+                    "ratio_lowest", "ratio_highest", "verdict"])
+        for r in rows:
+            w.writerow([r[0], r[1]] + ["" if v is None else
+                                       (f"{v:.1f}" if i == 0 else f"{v:.4f}")
+                                       for i, v in enumerate(r[2:6])] + [r[6]])
+    with open(os.path.join(outdir, "raw.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["config", "round", "path", "rep", "ns_per_op", "iterations"])
+        w.writerows(raw)
+
+    # The table: one line per path, the configurations side by side.
+    def cell(r):
+        if r[2] is None:
+            return "refused"
+        if r[1] == "baseline":
+            return f"{r[2]:,.0f}"
+        return f"{r[3]:.3f} ({r[4]:.3f}-{r[5]:.3f})"
+
+    by = {(r[0], r[1]): r for r in rows}
+    head = ["path", "baseline", "level 0", "level 1", "level 2"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    misses = []
+    for op in ops:
+        cells = [cell(by[(op, c)]) for c in CONFIGS]
+        lines.append(f"| {op} | " + " | ".join(cells) + " |")
+        for c in CONFIGS[1:]:
+            if by[(op, c)][6] == "over 1%":
+                misses.append(f"{op} at {c}")
+    def boot_cell(c):
+        if not inits[c] or not inits["baseline"]:
+            return "-"
+        if c == "baseline":
+            return f"{inits[c] * 1e9:,.0f}"
+        ratios = [runs[c][r][2] / base[r][2] for r in runs[c]
+                  if r in base and runs[c][r][2] and base[r][2]]
+        return (f"{statistics.median(ratios):.3f} "
+                f"({min(ratios):.3f}-{max(ratios):.3f})")
+    lines.append("| boot to /init (guest ns) | " +
+                 " | ".join(boot_cell(c) for c in CONFIGS) + " |")
+
+    size_lines = ["| LSM | text (bytes) | data (bytes) |", "|---|---|---|"]
+    for lsm, text, data in sizes:
+        size_lines.append(f"| {lsm} | {text} | {data} |")
+
+    summary = [
+        f"Measured {date} on {machine}: {rounds} rounds of the four boots,"
+        f" interleaved; in each boot each path ran {reps} times for about"
+        f" {ms} ms of guest time. The guest clock counts instructions (QEMU"
+        " icount, 1 ns each), so a path's cost is its length in instructions."
+        " Baseline: instructions per operation, the same kernel with seclvl"
+        " left out of lsm=. Levels: ratio to the baseline of the same round,"
+        f" median (lowest-highest) over the rounds; target {TARGET:.2f}.",
+        "",
+    ] + lines + [
+        "",
+        "Verdict: " + ("every path within 1% of the baseline at every level."
+                       if not misses else "over 1%: " + ", ".join(misses) + "."),
+        "Level 0: " + "; ".join(f"{op} {by[(op, 'level0')][6]}" for op in ops
+                                if by[(op, "level0")][2] is not None) + ".",
+        "",
+        "Object code in this build (KASAN-instrumented, KUnit tests left out):",
+        "",
+    ] + size_lines
+    with open(os.path.join(outdir, "summary.md"), "w") as f:
+        f.write("\n".join(summary) + "\n")
+    print("\n".join(summary))
+
+    # The chart: ratio to the baseline per path, one bar per level, the
+    # spread over the rounds as error bars, lines at 1 and the target.
+    dat = os.path.join(outdir, "chart.dat")
+    with open(dat, "w") as f:
+        for op in ops:
+            vals = []
+            for c in CONFIGS[1:]:
+                r = by[(op, c)]
+                vals += ["NaN"] * 3 if r[3] is None else [f"{r[3]:.4f}", f"{r[4]:.4f}", f"{r[5]:.4f}"]
+            f.write(op + " " + " ".join(vals) + "\n")
+    plot = f"""
+set terminal pngcairo size 1100,520 font ',10' noenhanced
+set output '{os.path.join(outdir, "chart.png")}'
+set title "seclvl: cost per path relative to the same kernel without seclvl ({date})"
+set ylabel 'ratio to baseline (median, bars: lowest-highest round)'
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.7 border -1
+set xtics rotate by -30
+set key top left
+set yrange [0.9:*]
+set grid ytics
+plot '{dat}' using 2:3:4:xtic(1) title 'level 0', \\
+     '' using 5:6:7 title 'level 1', \\
+     '' using 8:9:10 title 'level 2', \\
+     1 with lines lc 'black' notitle, \\
+     {TARGET} with lines dt 2 lc 'red' title '+1%'
+"""
+    terminal = subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True,
+                              text=True)
+    if "pngcairo" not in terminal.stdout + terminal.stderr:
+        plot = plot.replace("pngcairo size 1100,520 font ',10' noenhanced",
+                            "png size 1100,520 noenhanced")
+    subprocess.run(["gnuplot"], input=plot, text=True, check=True)
+    print(f"\nWritten: {outdir}/results.csv, raw.csv, summary.md, chart.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
