@@ -15,6 +15,7 @@
 #include <linux/compiler.h>
 #include <linux/cred.h>
 #include <linux/init.h>
+#include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
@@ -104,18 +105,33 @@ static inline int seclvl_current(void)
 	return READ_ONCE(seclvl_level);
 }
 
+DECLARE_STATIC_KEY_FALSE(seclvl_raised);
+
+/**
+ * seclvl_hook_level - the secure level a hook decides at
+ *
+ * Until the level first goes above 0 a static key makes this a jump that
+ * is not taken: a hook then costs its call and nothing else.
+ *
+ * Return: the level, or 0 if it has never been above 0.
+ */
+static inline int seclvl_hook_level(void)
+{
+	if (!static_branch_unlikely(&seclvl_raised))
+		return 0;
+	return READ_ONCE(seclvl_level);
+}
+
 /**
  * seclvl_enforced - whether a restriction applies now
  * @r: the restriction
  * @level: set to the secure level the decision was made at
  *
- * At levels 0 and -1 this costs one load and one compare.
- *
  * Return: true if @r must be refused.
  */
 static inline bool seclvl_enforced(enum seclvl_restriction r, int *level)
 {
-	*level = READ_ONCE(seclvl_level);
+	*level = seclvl_hook_level();
 	return *level > 0 && *level >= READ_ONCE(seclvl_rules[r].level);
 }
 
