@@ -115,7 +115,7 @@ DECLARE_STATIC_KEY_FALSE(seclvl_raised);
  *
  * Return: the level, or 0 if it has never been above 0.
  */
-static inline int seclvl_hook_level(void)
+static __always_inline int seclvl_hook_level(void)
 {
 	if (!static_branch_unlikely(&seclvl_raised))
 		return 0;
@@ -129,7 +129,8 @@ static inline int seclvl_hook_level(void)
  *
  * Return: true if @r must be refused.
  */
-static inline bool seclvl_enforced(enum seclvl_restriction r, int *level)
+static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
+					    int *level)
 {
 	*level = seclvl_hook_level();
 	return *level > 0 && *level >= READ_ONCE(seclvl_rules[r].level);
