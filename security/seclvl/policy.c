@@ -14,29 +14,12 @@
 
 #include "seclvl.h"
 
-#define SECLVL_RULE(rule_name, rule_level) \
-	{ .name = rule_name, .level = rule_level }
-
-/* The seed's policy: what each restriction refuses, and from which level. */
+/* What each restriction refuses, and from which level: restrictions.h. */
 struct seclvl_rule seclvl_rules[SECLVL_NR_RESTRICTIONS] = {
-	[SECLVL_PTRACE_INIT] = SECLVL_RULE("ptrace_init", 1),
-	[SECLVL_IMMUTABLE] = SECLVL_RULE("immutable", 1),
-	[SECLVL_RAWIO] = SECLVL_RULE("rawio", 1),
-	[SECLVL_NET_ADMIN] = SECLVL_RULE("net_admin", 1),
-	[SECLVL_SETUID] = SECLVL_RULE("setuid", 1),
-	[SECLVL_MODULES] = SECLVL_RULE("modules", 1),
-	[SECLVL_MOUNTED_BLOCKDEV_WRITE] = SECLVL_RULE("mounted_blockdev_write", 1),
-	[SECLVL_DEVMEM_WRITE] = SECLVL_RULE("devmem_write", 1),
-	[SECLVL_SETID_BITS] = SECLVL_RULE("setid_bits", 1),
-	[SECLVL_TIME_BACKWARD] = SECLVL_RULE("time_backward", 2),
-	[SECLVL_BLOCKDEV_WRITE] = SECLVL_RULE("blockdev_write", 2),
-	[SECLVL_UMOUNT] = SECLVL_RULE("umount", 2),
-	/* Beyond the seed: the ways round it that got it removed in 2006. */
-	[SECLVL_KEXEC] = SECLVL_RULE("kexec", 1),
-	[SECLVL_SUID_MOUNT] = SECLVL_RULE("suid_mount", 1),
-	[SECLVL_LOCKDOWN_INTEGRITY] = SECLVL_RULE("lockdown_integrity", 1),
-	[SECLVL_LOCKDOWN_CONFIDENTIALITY] =
-		SECLVL_RULE("lockdown_confidentiality", SECLVL_OFF),
+#define SECLVL_RESTRICTION(id, rule_name, rule_level) \
+	[SECLVL_##id] = { .name = rule_name, .level = rule_level },
+#include "restrictions.h"
+#undef SECLVL_RESTRICTION
 };
 
 static int seclvl_refuse_rule(struct seclvl_rule *rule, int level, bool audit,
@@ -300,7 +283,7 @@ static __printf(4, 5) int refuse_rule(struct seclvl_rule *rule, int level,
 /* Some callers of the hooks hold spinlocks or run with interrupts off. */
 static void test_refuse_atomic(struct kunit *const test)
 {
-	struct seclvl_rule rule = SECLVL_RULE("kunit_atomic", 1);
+	struct seclvl_rule rule = { .name = "kunit_atomic", .level = 1 };
 	unsigned long flags;
 	int ret, quiet;
 

@@ -44,24 +44,11 @@ enum seclvl_origin {
 	SECLVL_ORIGIN_ESCAPE,
 };
 
-/* The restrictions, in the order of the policy file. */
+/* The restrictions, in the order of the policy file (restrictions.h). */
 enum seclvl_restriction {
-	SECLVL_PTRACE_INIT,
-	SECLVL_IMMUTABLE,
-	SECLVL_RAWIO,
-	SECLVL_NET_ADMIN,
-	SECLVL_SETUID,
-	SECLVL_MODULES,
-	SECLVL_MOUNTED_BLOCKDEV_WRITE,
-	SECLVL_DEVMEM_WRITE,
-	SECLVL_SETID_BITS,
-	SECLVL_TIME_BACKWARD,
-	SECLVL_BLOCKDEV_WRITE,
-	SECLVL_UMOUNT,
-	SECLVL_KEXEC,
-	SECLVL_SUID_MOUNT,
-	SECLVL_LOCKDOWN_INTEGRITY,
-	SECLVL_LOCKDOWN_CONFIDENTIALITY,
+#define SECLVL_RESTRICTION(id, ...) SECLVL_##id,
+#include "restrictions.h"
+#undef SECLVL_RESTRICTION
 	SECLVL_NR_RESTRICTIONS
 };
 
