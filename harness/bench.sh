@@ -7,6 +7,8 @@
 # The guests run with QEMU's icount: their clock counts instructions, so a
 # path's time is its length in instructions, the same from run to run
 # (wall time under TCG on a virtual host varied 20% between repetitions).
+# nokaslr: kernel addresses salt the dentry and inode hashes, so a random
+# layout changes path lengths from boot to boot.
 #   SECLVL_BENCH_ROUNDS (default 3), SECLVL_BENCH_REPS (5), SECLVL_BENCH_MS (100)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -28,6 +30,25 @@ base_lsm=$(echo "$lsms" | tr ',' '\n' | grep -vx seclvl | paste -sd,)
 configs=("baseline|lsm=$base_lsm" "level0|bench_level=0" "level1|bench_level=1"
 	 "level2|bench_level=2")
 
+# The kernel and initramfs every boot uses, copied so that a build during
+# the bench cannot mix kernels; their object sizes, measured now.
+cp "$KOUT/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$GUEST/initramfs.cpio" "$out/initramfs.cpio"
+# Object sizes from this build, without the KUnit tests built into it.  The
+# test kernel does not link lockdown in: compile its object alone, with the
+# same tree, configuration and flags.
+make -s -C "$SRC" O="$KOUT" CC="ccache gcc" security/lockdown/lockdown.o
+for lsm in seclvl yama lockdown; do
+	objs=$(find "$KOUT/security/$lsm" -name '*.o' ! -name 'built-in*' 2>/dev/null | sort)
+	[ -n "$objs" ] || { echo "$lsm - -" >> "$out/sizes"; continue; }
+	# shellcheck disable=SC2086
+	nm -S -t d $objs | awk -v lsm="$lsm" '
+		$4 ~ /^(test_|kunit)|_test_(cases|suite|suites)$|__kunit/ { next }
+		$3 ~ /^[Tt]$/ { text += $2 }
+		$3 ~ /^[DdBbRr]$/ { data += $2 }
+		END { print lsm, text + 0, data + 0 }' >> "$out/sizes"
+done
+
 bench_status() {
 	local r=$BUILD/results/$boot/results.log
 	[ -f "$r" ] || return 0
@@ -45,7 +66,9 @@ for r in $(seq 1 "$rounds"); do
 		name=${c%%|*}
 		boot=bench-$name-$r
 		progress "round $r/$rounds $name" "$out/$boot.log" bench_status \
-			env SECLVL_RUN="$boot" SECLVL_ICOUNT=1 "$TOP/harness/boot.sh" bench "${c#*|}" bench_reps="$reps" bench_ms="$ms" quiet ||
+			env SECLVL_RUN="$boot" SECLVL_ICOUNT=1 SECLVL_KERNEL="$out/bzImage" \
+			SECLVL_INITRD="$out/initramfs.cpio" "$TOP/harness/boot.sh" bench \
+			"${c#*|}" bench_reps="$reps" bench_ms="$ms" quiet nokaslr ||
 			die "boot $boot failed: see $out/$boot.log"
 		grep -q SECLVL-DONE "$BUILD/results/$boot/results.log" ||
 			die "boot $boot did not finish: see build/results/$boot/"
@@ -57,21 +80,6 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 say "all boots done in $(elapsed $((SECONDS - start)))"
-
-# Object sizes from this build, without the KUnit tests built into it.  The
-# test kernel does not link lockdown in: compile its object alone, with the
-# same tree, configuration and flags.
-make -s -C "$SRC" O="$KOUT" CC="ccache gcc" security/lockdown/lockdown.o
-for lsm in seclvl yama lockdown; do
-	objs=$(find "$KOUT/security/$lsm" -name '*.o' ! -name 'built-in*' 2>/dev/null | sort)
-	[ -n "$objs" ] || { echo "$lsm - -" >> "$out/sizes"; continue; }
-	# shellcheck disable=SC2086
-	nm -S -t d $objs | awk -v lsm="$lsm" '
-		$4 ~ /^(test_|kunit)|_test_(cases|suite|suites)$|__kunit/ { next }
-		$3 ~ /^[Tt]$/ { text += $2 }
-		$3 ~ /^[DdBbRr]$/ { data += $2 }
-		END { print lsm, text + 0, data + 0 }' >> "$out/sizes"
-done
 
 /usr/bin/python3 "$TOP/harness/bench-report.py" "$out" \
 	"$(date -u '+%Y-%m-%d %H:%M UTC')" \

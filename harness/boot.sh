@@ -5,7 +5,8 @@
 # Console to build/results/SCENARIO/console.log, TAP results from the second
 # serial port to results.log.  A guest that does not power off within
 # $SECLVL_BOOT_TIMEOUT seconds (default 600) is killed.  $SECLVL_RUN names
-# the results folder instead of SCENARIO (make bench boots one scenario often).
+# the results folder instead of SCENARIO (make bench boots one scenario often);
+# $SECLVL_KERNEL and $SECLVL_INITRD boot copies instead of the build's own.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -17,6 +18,8 @@ fi
 scenario=$1
 shift
 out=$BUILD/results/${SECLVL_RUN:-$scenario}
+kernel=${SECLVL_KERNEL:-$KOUT/arch/x86/boot/bzImage}
+initrd=${SECLVL_INITRD:-$GUEST/initramfs.cpio}
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -31,7 +34,7 @@ echo data > "$stage/clear-suid"
 echo data > "$stage/chown-suid"
 chmod 4755 "$stage/clear-suid"
 chmod 6755 "$stage/chown-suid"
-cp "$KOUT/arch/x86/boot/bzImage" "$stage/bzImage"
+cp "$kernel" "$stage/bzImage"
 truncate -s 64M "$disk"
 printf 'label: dos\nstart=2048, size=65536, type=83\nstart=67584, type=83\n' |
 	sfdisk -q "$disk"
@@ -55,7 +58,7 @@ if [ -n "${SECLVL_ICOUNT:-}" ]; then
 fi
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$smp" "${clock[@]}" -nodefaults
       -no-reboot -display none
-      -kernel "$KOUT/arch/x86/boot/bzImage" -initrd "$GUEST/initramfs.cpio"
+      -kernel "$kernel" -initrd "$initrd"
       -drive "file=$disk,if=virtio,format=raw"
       -device virtio-scsi-pci,id=scsi
       -drive "file=$out/scsi.img,if=none,id=sd,format=raw"
