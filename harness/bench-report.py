@@ -22,41 +22,39 @@ TARGET = 1.01  # within 1% of the baseline
 
 
 def parse_boot(path):
-    """Median ns per operation for each path, skips, and the time to /init."""
-    times, skips, init = {}, {}, None
+    """Each path's repetitions (rep, ns, iterations), skips, the time to /init."""
+    reps, skips, init = {}, {}, None
     with open(os.path.join(path, "results.log"), errors="replace") as f:
         for line in f:
             word = line.split()
             if len(word) == 5 and word[0] == "bench":
-                times.setdefault(word[1], []).append(float(word[3]))
+                reps.setdefault(word[1], []).append((word[2], float(word[3]), word[4]))
             elif len(word) >= 2 and word[0] == "skip":
                 skips[word[1]] = " ".join(word[2:])
             elif len(word) == 2 and word[0] == "init_at":
                 init = float(word[1])
-    return {op: statistics.median(v) for op, v in times.items()}, skips, init
+    return reps, skips, init
 
 
 def main():
     outdir, date, machine, rounds, reps, ms = sys.argv[1:7]
-    runs = {}  # config -> round -> (medians, skips, init)
+    runs = {}  # config -> round -> (median ns per path, skips, init)
     ops = []
     raw = []
     baseline_reps = {}  # op -> every repetition of the baseline
     with open(os.path.join(outdir, "boots")) as f:
         for line in f:
             config, rnd, path = line.split()
-            med, skips, init = parse_boot(path)
+            boot, skips, init = parse_boot(path)
+            med = {op: statistics.median(ns for _, ns, _ in r) for op, r in boot.items()}
             runs.setdefault(config, {})[int(rnd)] = (med, skips, init)
             for op in list(med) + list(skips):
                 if op not in ops:
                     ops.append(op)
-            with open(os.path.join(path, "results.log"), errors="replace") as r:
-                for line in r:
-                    w = line.split()
-                    if len(w) == 5 and w[0] == "bench":
-                        raw.append([config, rnd, w[1], w[2], w[3], w[4]])
-                        if config == "baseline":
-                            baseline_reps.setdefault(w[1], []).append(float(w[3]))
+            for op, r in boot.items():
+                raw += [[config, rnd, op, rep, f"{ns:.1f}", n] for rep, ns, n in r]
+                if config == "baseline":
+                    baseline_reps.setdefault(op, []).extend(ns for _, ns, _ in r)
 
     base = runs["baseline"]
 

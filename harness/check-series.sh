@@ -28,7 +28,7 @@ check() { # DESCRIPTION COMMAND...
 # second one (a whole second tree costs a minute of disk writes and tests
 # nothing more: install touches only those).  Both unpack while the series
 # is written.
-touched=$(sed -n 's|^--- a/\([^[:space:]]*\).*|\1|p' "$TOP"/patches/*.patch | sort -u)
+touched=$(patched_files "$TOP"/patches/*.patch | sort -u)
 tar -C "$work" -xf "$TARBALL" --transform 's|^linux-source-6.12|series|' &
 unpack1=$!
 mkdir -p "$work/install"
@@ -53,7 +53,7 @@ for p in "${series[@]}"; do
 done
 
 # What the series gives is what the test kernel was built from.
-changed=$(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "${series[@]}" | sort -u)
+changed=$(patched_files "${series[@]}" | sort -u)
 differ=()
 for f in $changed; do
 	cmp -s "$work/series/$f" "$SRC/$f" || differ+=("$f")

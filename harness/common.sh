@@ -50,6 +50,9 @@ progress() { # LABEL LOG STATUS COMMAND...
 	return "$rc"
 }
 
+# The files a patch (or a series) changes or adds, in its order.
+patched_files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@"; }
+
 # patches/series without comments: "FILE [PATH...]" per line.
 series_lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"; }
 

@@ -59,7 +59,7 @@ done
 echo "seclvl into Linux $kver at $ksrc:"
 for file in "${apply[@]}"; do
 	echo "  patched  $file:"
-	sed -n 's|^+++ b/\([^[:space:]]*\).*|             \1|p' "$TOP/patches/$file"
+	patched_files "$TOP/patches/$file" | sed 's/^/             /'
 done
 for file in "${present[@]}"; do echo "  had      $file"; done
 for f in "${added[@]}"; do echo "  added    $f"; done

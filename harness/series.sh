@@ -16,7 +16,8 @@ rm -rf "$out" "$work"
 mkdir -p "$work"
 
 version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-touched=$(sed -n 's|^--- a/\([^[:space:]]*\).*|\1|p' "$TOP"/patches/*.patch | sort -u)
+# Our patches only change files (their new files come with patches/series).
+touched=$(patched_files "$TOP"/patches/*.patch | sort -u)
 # shellcheck disable=SC2086
 tar -C "$work" -xf "$TARBALL" --strip-components=1 \
 	$(printf 'linux-source-6.12/%s ' Makefile $touched)
