@@ -56,7 +56,8 @@ checkpatch: tree
 	@cd build/linux-source-6.12 && ./scripts/checkpatch.pl --no-tree --strict \
 		-f $(addprefix ../../,$(wildcard security/seclvl/*.[ch] \
 		tools/testing/selftests/seclvl/*.[ch] \
-		tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c)) && \
+		tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c \
+		tools/seclvl/bench/*.c)) && \
 		./scripts/checkpatch.pl --no-tree --strict ../../patches/*.patch
 
 clean:

@@ -118,7 +118,7 @@ host_check "series: the checks finished" grep -q SECLVL-DONE "$BUILD/results/ser
 # checkpatch --strict on our kernel files and on our patches.
 cp_log=$BUILD/results/checkpatch.log
 cp_files=$(cd "$TOP" && ls security/seclvl/*.[ch] tools/testing/selftests/seclvl/*.[ch] \
-	tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c)
+	tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c tools/seclvl/bench/*.c)
 checkpatch() { (cd "$TOP" && perl "$SRC/scripts/checkpatch.pl" --no-tree --strict --terse -q "$@"); }
 # shellcheck disable=SC2086
 if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch; } > "$cp_log" 2>&1; then

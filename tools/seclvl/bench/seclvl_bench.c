@@ -30,11 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *dir = "/tmp/seclvl-bench";
 static const char *bdev = "/dev/vda";
-static const char *true_bin = "/bin/seclvl_true";
+static char *const true_argv[] = { "/bin/seclvl_true", NULL };
 static char file[256], mnt[256];
 static pid_t child;
 
@@ -47,14 +47,19 @@ static int op_getpid(void)
 	return 0;
 }
 
-static int op_open_close(void)
+static int open_close(const char *path)
 {
-	int fd = open(file, O_RDONLY);
+	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
 		return errno;
 	close(fd);
 	return 0;
+}
+
+static int op_open_close(void)
+{
+	return open_close(file);
 }
 
 static int op_stat(void)
@@ -82,11 +87,10 @@ static int op_chown(void)
 
 static int op_execve(void)
 {
-	char *argv[] = { (char *)true_bin, NULL };
 	pid_t pid;
 	int status, err;
 
-	err = posix_spawn(&pid, true_bin, NULL, NULL, argv, environ);
+	err = posix_spawn(&pid, true_argv[0], NULL, NULL, true_argv, environ);
 	if (err)
 		return err;
 	if (waitpid(pid, &status, 0) != pid)
@@ -136,12 +140,7 @@ static int op_mount_umount(void)
 
 static int op_open_bdev(void)
 {
-	int fd = open(bdev, O_RDONLY);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
+	return open_close(bdev);
 }
 
 static const struct {
@@ -211,7 +210,7 @@ static int setup(void)
 	return 0;
 }
 
-static int usage(const char *prog)
+static int print_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [--reps N] [--time MS] [--only NAME]\n"
@@ -232,21 +231,21 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
 			reps = strtol(argv[++i], &end, 10);
 			if (*end || reps < 1 || reps > 1000)
-				return usage(argv[0]);
+				return print_usage(argv[0]);
 		} else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
 			ms = strtol(argv[++i], &end, 10);
 			if (*end || ms < 1 || ms > 60000)
-				return usage(argv[0]);
+				return print_usage(argv[0]);
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
 		} else {
-			return usage(argv[0]);
+			return print_usage(argv[0]);
 		}
 	}
 	if (setup())
 		return 1;
 
-	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+	for (size_t o = 0; o < ARRAY_SIZE(ops); o++) {
 		int err;
 		long n;
 
