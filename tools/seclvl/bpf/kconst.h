@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * seclvl BPF backend: kernel constants that BTF does not carry, and the
+ * kernel symbols the programs read
+ *
+ * These are macros, so vmlinux.h lacks them.  All are user-space ABI or
+ * unchanged since before Linux 3.0; the selftests exercise each one that
+ * a rule depends on, on the stock kernel.
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#ifndef _SECLVL_KCONST_H
+#define _SECLVL_KCONST_H
+
+#define EPERM 1
+#define EAGAIN 11
+#define EINVAL 22
+#define NSEC_PER_SEC 1000000000LL
+
+#define S_IFMT 00170000
+#define S_IFBLK 0060000
+#define S_IFCHR 0020000
+#define S_IFDIR 0040000
+#define S_ISUID 0004000
+#define S_ISGID 0002000
+
+#define MINORBITS 20
+#define MINORMASK ((1U << MINORBITS) - 1)
+#define MEM_MAJOR 1
+#define SCSI_GENERIC_MAJOR 21
+
+#define FMODE_WRITE 0x2
+#define MAY_WRITE 0x2
+#define __O_TMPFILE (020000000 | 0200000)
+#define ATTR_MODE 1
+#define PTRACE_MODE_ATTACH 0x02
+
+#define PROT_WRITE 0x2
+#define MAP_TYPE 0x0f
+#define MAP_PRIVATE 0x02
+#define VM_SHARED 0x08
+
+#define BPF_FS_MAGIC 0xcafe4a11
+#define PROC_SUPER_MAGIC 0x9fa0
+#define MNT_DETACH 0x2
+#define MNT_NOSUID 0x01
+#define MS_NOSUID 2
+#define MS_REMOUNT 32
+#define MS_BIND 4096
+#define MS_MOVE 8192
+#define MS_UNBINDABLE 0x20000
+#define MS_PRIVATE 0x40000
+#define MS_SLAVE 0x80000
+#define MS_SHARED 0x100000
+
+#define ADJ_SETOFFSET 0x0100
+
+#define CAP_LINUX_IMMUTABLE 9
+#define CAP_NET_ADMIN 12
+#define CAP_SYS_MODULE 16
+#define CAP_SYS_RAWIO 17
+#define CAP_SYS_TIME 25
+#define CAP_SETUID 7
+
+/* _IOC(dir, type, nr, size) for x86: dir 1 write, 2 read. */
+#define SECLVL_IOC(dir, type, nr, size) \
+	(((dir) << 30) | ((size) << 16) | ((type) << 8) | (nr))
+
+#define SG_IO 0x2285
+#define SCSI_IOCTL_SEND_COMMAND 1
+#define CDROM_SEND_PACKET 0x5393
+#define BLKDISCARD 0x1277
+#define BLKSECDISCARD 0x127d
+#define BLKZEROOUT 0x127f
+/* struct nvme_passthru_cmd: 72 bytes, nvme_user_io: 48, _cmd64: 80. */
+#define NVME_IOCTL_ADMIN_CMD SECLVL_IOC(3U, 'N', 0x41, 72)
+#define NVME_IOCTL_SUBMIT_IO SECLVL_IOC(1U, 'N', 0x42, 48)
+#define NVME_IOCTL_IO_CMD SECLVL_IOC(3U, 'N', 0x43, 72)
+#define NVME_IOCTL_ADMIN64_CMD SECLVL_IOC(3U, 'N', 0x47, 80)
+#define NVME_IOCTL_IO64_CMD SECLVL_IOC(3U, 'N', 0x48, 80)
+#define NVME_IOCTL_IO64_CMD_VEC SECLVL_IOC(3U, 'N', 0x49, 80)
+/* struct nvme_uring_cmd: 72 bytes. */
+#define NVME_URING_CMD_IO SECLVL_IOC(3U, 'N', 0x80, 72)
+#define NVME_URING_CMD_IO_VEC SECLVL_IOC(3U, 'N', 0x81, 72)
+#define NVME_URING_CMD_ADMIN SECLVL_IOC(3U, 'N', 0x82, 72)
+#define NVME_URING_CMD_ADMIN_VEC SECLVL_IOC(3U, 'N', 0x83, 72)
+
+/*
+ * Kernel symbols the programs read, resolved from /proc/kallsyms when the
+ * loader loads them; it refuses to load without them.
+ */
+extern const void bd_may_claim __ksym;
+extern const void tk_core __ksym;
+
+#endif /* _SECLVL_KCONST_H */

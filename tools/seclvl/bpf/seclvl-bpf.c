@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * seclvl-bpf: load the seclvl BPF backend, raise its level, show it
+ *
+ *   seclvl-bpf load [--level N] [--policy NAME=1|2|off]...
+ *   seclvl-bpf raise N
+ *   seclvl-bpf status
+ *
+ * "load" checks that the kernel can enforce the programs, loads them,
+ * pins their links and state under /sys/fs/bpf/seclvl and exits; the
+ * kernel enforces them from then on.  It fails, and leaves nothing
+ * behind, when anything would make the backend a silent no-op.
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "seclvl_bpf.h"
+#include "seclvl.skel.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define LSM_FILE "/sys/kernel/security/lsm"
+#define BTF_FILE "/sys/kernel/btf/vmlinux"
+#define BPF_FS "/sys/fs/bpf"
+#define BPF_FS_MAGIC 0xcafe4a11
+#define RAISE_PIN SECLVL_PIN_DIR "/raise"
+#define LEVEL_PIN SECLVL_PIN_DIR "/level"
+#define POLICY_PIN SECLVL_PIN_DIR "/policy"
+
+static const struct seclvl_rule rules[SECLVL_NR_RESTRICTIONS] = {
+#define SECLVL_RESTRICTION(id, rule_name, rule_level) \
+	[SECLVL_##id] = { .name = rule_name, .level = rule_level },
+#include "../../../security/seclvl/restrictions.h"
+#undef SECLVL_RESTRICTION
+};
+
+static bool verbose;
+
+static void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("seclvl-bpf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* libbpf's own messages: its warnings say why a load failed. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static bool parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Whether @word is one of the comma-separated entries of file @path. */
+static int file_lists(const char *path, const char *word, char *buf,
+		      size_t size)
+{
+	char *save = NULL, *tok, copy[512];
+	ssize_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	snprintf(copy, sizeof(copy), "%s", buf);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, word))
+			return 1;
+	return 0;
+}
+
+/* Everything that would make loaded programs enforce nothing. */
+static int check_kernel(void)
+{
+	struct utsname u;
+	struct statfs fs;
+	char lsms[512];
+	int ret;
+
+	if (uname(&u) || strncmp(u.release, "6.12.", 5)) {
+		error("unsupported kernel %s: the BPF backend is built and tested for Linux 6.12",
+		      u.release);
+		return 3;
+	}
+	ret = file_lists(LSM_FILE, "bpf", lsms, sizeof(lsms));
+	if (ret < 0) {
+		error("cannot read %s (%s): mount securityfs there first",
+		      LSM_FILE, strerror(-ret));
+		return 3;
+	}
+	if (!ret) {
+		error("bpf is not an active LSM (%s lists %s): %s; %s", LSM_FILE,
+		      lsms, "its programs would load and enforce nothing",
+		      "add bpf to the lsm= boot parameter");
+		return 3;
+	}
+	if (access(BTF_FILE, R_OK)) {
+		error("this kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
+		      BTF_FILE);
+		return 3;
+	}
+	if (statfs(BPF_FS, &fs) || fs.f_type != BPF_FS_MAGIC) {
+		error("no BPF filesystem at %s: mount -t bpf none %s", BPF_FS,
+		      BPF_FS);
+		return 3;
+	}
+	return 0;
+}
+
+static int map_id(int fd, __u32 *id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*id = info.id;
+	return 0;
+}
+
+static int set_state(int fd, __u32 slot, __s64 value)
+{
+	return bpf_map_update_elem(fd, &slot, &value, BPF_ANY) ? -errno : 0;
+}
+
+/* The level, the pin directory and the map ids; then no syscall writes. */
+static int write_state(struct seclvl *skel, int level)
+{
+	int fd = bpf_map__fd(skel->maps.seclvl_state);
+	__u32 state_id, denials_id;
+	struct stat st;
+	int ret;
+
+	if (stat(SECLVL_PIN_DIR, &st))
+		return -errno;
+	ret = map_id(fd, &state_id);
+	if (!ret)
+		ret = map_id(bpf_map__fd(skel->maps.seclvl_denials), &denials_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_LEVEL, level);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_PIN_INO, st.st_ino);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_PIN_DEV, st.st_dev);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_MAP_ID, state_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_DENIALS_ID, denials_id);
+	if (!ret && bpf_map_freeze(fd))
+		ret = -errno;
+	return ret;
+}
+
+/* The programs read the clock from the timekeeper: check it here. */
+static int check_clock(struct seclvl *skel)
+{
+	__s64 now = 0;
+	/* A syscall program's context is copied back to ctx_in. */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &now,
+		    .ctx_size_in = sizeof(now));
+	struct timespec ts;
+	__s64 real;
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.seclvl_clock_check),
+				   &opts)) {
+		error("running the clock check: %s", strerror(errno));
+		return -errno;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	real = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (llabs(real - now) > 1000000000LL) {
+		error("unsupported kernel: %s %lld s, the kernel %lld s",
+		      "the programs read the time as",
+		      (long long)(now / 1000000000LL), (long long)ts.tv_sec);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static int pin_link(struct bpf_link *link, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", SECLVL_PIN_DIR, name);
+	return bpf_link__pin(link, path);
+}
+
+static int attach_iter(struct bpf_program *prog, struct bpf_map *map,
+		       const char *pin, struct bpf_link **link)
+{
+	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
+	union bpf_iter_link_info info = {};
+
+	info.map.map_fd = bpf_map__fd(map);
+	opts.link_info = &info;
+	opts.link_info_len = sizeof(info);
+	*link = bpf_program__attach_iter(prog, &opts);
+	if (!*link)
+		return -errno;
+	if (bpf_link__pin(*link, pin))
+		return -errno;
+	/* Readable by all, as the in-tree LSM's files are. */
+	return chmod(pin, 0644) ? -errno : 0;
+}
+
+/*
+ * Attach every hook and pin its link under its program's name, then pin
+ * the raise program and the two views.  The links stay open until the
+ * loader exits; by then the pins hold them.
+ */
+static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
+			  int max)
+{
+	struct bpf_program *prog;
+	int n = 0, ret;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+
+		if (!bpf_program__autoattach(prog) ||
+		    bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL)
+			continue;
+		if (n == max)
+			return -E2BIG;
+		links[n] = bpf_program__attach(prog);
+		if (!links[n]) {
+			ret = -errno;
+			error("attaching %s: %s", name, strerror(-ret));
+			return ret;
+		}
+		ret = pin_link(links[n++], name);
+		if (ret) {
+			error("pinning %s: %s", name, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = bpf_program__pin(skel->progs.seclvl_raise, RAISE_PIN);
+	if (!ret && n + 2 <= max)
+		ret = attach_iter(skel->progs.seclvl_show_level,
+				  skel->maps.seclvl_state, LEVEL_PIN, &links[n++]);
+	if (!ret && n + 1 <= max)
+		ret = attach_iter(skel->progs.seclvl_show_policy,
+				  skel->maps.seclvl_denials, POLICY_PIN,
+				  &links[n++]);
+	if (ret)
+		error("pinning the raise program and the views: %s",
+		      strerror(-ret));
+	return ret;
+}
+
+/* Take down a half-made pin directory: nothing stays half-enforced. */
+static void unpin_all(void)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir = opendir(SECLVL_PIN_DIR);
+
+	if (dir) {
+		while ((d = readdir(dir))) {
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", SECLVL_PIN_DIR,
+				 d->d_name);
+			unlink(path);
+		}
+		closedir(dir);
+	}
+	rmdir(SECLVL_PIN_DIR);
+}
+
+/* Run the pinned raise program; returns 0 or a negative errno. */
+static int raise_to(int level)
+{
+	struct seclvl_raise_ctx ctx = { .level = level };
+	struct bpf_test_run_opts opts = {
+		.sz = sizeof(opts),
+		.ctx_in = &ctx,
+		.ctx_size_in = sizeof(ctx),
+	};
+	int fd, ret;
+
+	fd = bpf_obj_get(RAISE_PIN);
+	if (fd < 0)
+		return -errno;
+	ret = bpf_prog_test_run_opts(fd, &opts) ? -errno : (int)opts.retval;
+	close(fd);
+	return ret;
+}
+
+static int read_level(void)
+{
+	char buf[16];
+	ssize_t len;
+	int fd = open(LEVEL_PIN, O_RDONLY | O_CLOEXEC), level;
+
+	if (fd < 0)
+		return INT_MIN;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return INT_MIN;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_int(buf, SECLVL_MIN, SECLVL_MAX, &level) ? level : INT_MIN;
+}
+
+/* Loads and changes of level go to the kernel log, as the LSM's do. */
+static void log_kernel(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	int fd, len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* One write(2) per record: /dev/kmsg cannot take a FILE's seeks. */
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, msg, len) != len)
+		error("could not log to /dev/kmsg: %s", strerror(errno));
+	close(fd);
+}
+
+static void log_load(int level)
+{
+	log_kernel("seclvl-bpf: loaded at level %d (pid %d)\n", level, getpid());
+}
+
+static void log_change(int from, int to)
+{
+	log_kernel("seclvl-bpf: level changed from %d to %d (pid %d)\n", from,
+		   to, getpid());
+}
+
+static int parse_policy(const char *arg, int *rule_level)
+{
+	char name[SECLVL_NAME_MAX];
+	const char *eq = strchr(arg, '=');
+	int r, level;
+
+	if (!eq || (size_t)(eq - arg) >= sizeof(name)) {
+		error("--policy takes NAME=1, NAME=2 or NAME=off, not '%s'", arg);
+		return -1;
+	}
+	memcpy(name, arg, eq - arg);
+	name[eq - arg] = '\0';
+	for (r = 0; r < SECLVL_NR_RESTRICTIONS; r++)
+		if (!strcmp(rules[r].name, name))
+			break;
+	if (r == SECLVL_NR_RESTRICTIONS) {
+		error("no restriction named '%s'", name);
+		return -1;
+	}
+	if (!strcmp(eq + 1, "off")) {
+		level = SECLVL_OFF;
+	} else if (!parse_int(eq + 1, 1, SECLVL_MAX, &level)) {
+		error("invalid level '%s' for %s: use 1, 2 or off", eq + 1, name);
+		return -1;
+	}
+	rule_level[r] = level;
+	return 0;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	int rule_level[SECLVL_NR_RESTRICTIONS], level = 0, ret, i;
+	struct bpf_link *links[64] = {};
+	struct seclvl *skel;
+
+	for (i = 0; i < SECLVL_NR_RESTRICTIONS; i++)
+		rule_level[i] = -1;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+			if (!parse_int(argv[++i], SECLVL_MIN, SECLVL_MAX, &level)) {
+				error("invalid level '%s': levels are -1, 0, 1 and 2",
+				      argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc) {
+			if (parse_policy(argv[++i], rule_level))
+				return 2;
+		} else {
+			error("load: unknown or incomplete option '%s'", argv[i]);
+			return 2;
+		}
+	}
+	ret = check_kernel();
+	if (ret)
+		return ret;
+	if (!access(SECLVL_PIN_DIR, F_OK)) {
+		error("already loaded (%s exists): use 'seclvl-bpf raise'",
+		      SECLVL_PIN_DIR);
+		return 1;
+	}
+
+	skel = seclvl__open();
+	if (!skel) {
+		error("opening the BPF object: %s", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < SECLVL_NR_RESTRICTIONS; i++)
+		if (rule_level[i] >= 0)
+			skel->rodata->seclvl_rules[i].level = rule_level[i];
+	bpf_program__set_autoattach(skel->progs.seclvl_show_level, false);
+	bpf_program__set_autoattach(skel->progs.seclvl_show_policy, false);
+	ret = seclvl__load(skel);
+	if (ret) {
+		error("loading the programs: %s (%s)", strerror(-ret),
+		      "this kernel lacks a hook, a symbol or a type they need");
+		goto out;
+	}
+	ret = check_clock(skel);
+	if (ret)
+		goto out;
+	if (mkdir(SECLVL_PIN_DIR, 0755) || chmod(SECLVL_PIN_DIR, 0755)) {
+		ret = -errno;
+		error("mkdir %s: %s", SECLVL_PIN_DIR, strerror(errno));
+		goto out;
+	}
+	ret = write_state(skel, level);
+	if (ret) {
+		error("setting up the state map: %s", strerror(-ret));
+		goto out;
+	}
+	ret = attach_and_pin(skel, links, ARRAY_SIZE(links));
+	if (ret)
+		goto out;
+	if (read_level() != level) {
+		error("the pinned level reads %d, not %d", read_level(), level);
+		ret = -EIO;
+		goto out;
+	}
+	log_load(level);
+	printf("seclvl-bpf: loaded, level %d\n", level);
+out:
+	if (ret)
+		unpin_all();
+	for (i = 0; i < (int)ARRAY_SIZE(links); i++)
+		bpf_link__destroy(links[i]);
+	seclvl__destroy(skel);
+	return ret ? 1 : 0;
+}
+
+static int cmd_raise(const char *arg)
+{
+	int level, before, ret;
+
+	if (!parse_int(arg, INT_MIN, INT_MAX, &level) || level < SECLVL_MIN ||
+	    level > SECLVL_MAX) {
+		error("invalid level '%s': levels are -1, 0, 1 and 2", arg);
+		return 2;
+	}
+	before = read_level();
+	if (before == INT_MIN) {
+		error("not loaded (no %s): run 'seclvl-bpf load' first", LEVEL_PIN);
+		return 3;
+	}
+	ret = raise_to(level);
+	if (ret == -EPERM) {
+		error("level %d refused: the level is %d%s", level, read_level(),
+		      before < 0 ? ", which cannot be raised" :
+		      " and can only go up (reboot to lower it)");
+		return 1;
+	}
+	if (ret) {
+		error("raising to %d: %s", level, strerror(-ret));
+		return 1;
+	}
+	if (level != before)
+		log_change(before, level);
+	return 0;
+}
+
+static int cmd_status(void)
+{
+	char buf[4096];
+	ssize_t len;
+	int fd, level = read_level();
+
+	if (level == INT_MIN) {
+		printf("seclvl-bpf: not loaded\n");
+		return 3;
+	}
+	printf("level %d\n", level);
+	fd = open(POLICY_PIN, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	while ((len = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, len, stdout);
+	close(fd);
+	return len < 0;
+}
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: seclvl-bpf load [--level N] [--policy NAME=1|2|off]...\n"
+		"       seclvl-bpf raise N\n"
+		"       seclvl-bpf status\n"
+		"       seclvl-bpf [-v] ...   show libbpf's debug messages\n"
+		"exit: 0 done, 1 refused or failed, 2 bad usage or value,\n"
+		"      3 the kernel cannot run the backend, or it is not loaded\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	if (i < argc && !strcmp(argv[i], "-v")) {
+		verbose = true;
+		i++;
+	}
+	libbpf_set_print(libbpf_print);
+	if (i < argc && !strcmp(argv[i], "load"))
+		return cmd_load(argc - i - 1, argv + i + 1);
+	if (i + 2 == argc && !strcmp(argv[i], "raise"))
+		return cmd_raise(argv[i + 1]);
+	if (i + 1 == argc && !strcmp(argv[i], "status"))
+		return cmd_status();
+	if (i + 1 == argc && !strcmp(argv[i], "--help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	print_usage(stderr);
+	return 2;
+}
