@@ -235,6 +235,8 @@ TEST(acpi_table_load)
 	bool loaded;
 	int fd;
 
+	if (access("/sys/kernel/config/acpi/table", F_OK))
+		SKIP(return, "no ACPI table loading here (CONFIG_ACPI_CONFIGFS)");
 	snprintf(dir, sizeof(dir), "/sys/kernel/config/acpi/table/seclvl-%d",
 		 getpid());
 	snprintf(aml, sizeof(aml), "%s/aml", dir);
@@ -345,6 +347,8 @@ TEST_F(nosuid_mount, mount_setattr_clears_nosuid)
 	struct mount_attr attr = { .attr_clr = MOUNT_ATTR_NOSUID };
 	long before = denials("suid_mount");
 
+	if (bpf_gap(_metadata, "mount_setattr() calls no LSM hook on 6.12 (patch 3 adds one)"))
+		return;
 	EXPECT_OUTCOME("suid_mount",
 		       mount_setattr(AT_FDCWD, MNT_DIR, 0, &attr, sizeof(attr)),
 		       before);
@@ -395,6 +399,8 @@ TEST(suid_mount_fsmount)
 	long before;
 	int mnt;
 
+	if (bpf_gap(_metadata, "fsmount() calls no LSM hook on 6.12 (patch 3 adds one)"))
+		return;
 	private_mounts(_metadata);
 	before = denials("suid_mount");
 	mnt = fsmount_tmpfs(0);

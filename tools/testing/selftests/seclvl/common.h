@@ -7,6 +7,11 @@
  * level is the one the scenario set (SECLVL_EXPECT_LEVEL), so a kernel that
  * reports a wrong level cannot make a refusal test pass.
  *
+ * The same tests run against the BPF backend (tools/seclvl/bpf) on a kernel
+ * without seclvl: it shows the level and the policy in the same format
+ * under /sys/fs/bpf/seclvl, and raises through a pinned BPF program.  A
+ * test of something only the in-tree LSM has skips with the reason.
+ *
  * Copyright (C) 2026 The seclvl authors
  */
 
@@ -16,6 +21,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
 #include <linux/capability.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +41,11 @@
 #define ESCAPE_FILE SECLVL_DIR "/escape"
 #define PROC_FILE "/proc/seclvl"
 #define SYSCTL_FILE "/proc/sys/kernel/securelevel"
+
+#define BPF_DIR "/sys/fs/bpf/seclvl"
+#define BPF_LEVEL_FILE BPF_DIR "/level"
+#define BPF_POLICY_FILE BPF_DIR "/policy"
+#define BPF_RAISE_PIN BPF_DIR "/raise"
 
 /* Where the guest scenario puts what a test needs made at level 0. */
 #define PREP_DIR "/run/seclvl"
@@ -86,9 +97,63 @@ static inline int level_from(const char *path)
 	return atoi(buf);
 }
 
+/* Whether the BPF backend enforces the levels here, not the in-tree LSM. */
+static inline bool bpf_backend(void)
+{
+	static int bpf = -1;
+	int err = errno;
+
+	/* Asked between a call and the check of its errno. */
+	if (bpf < 0)
+		bpf = access(SECLVL_DIR, F_OK) && !access(BPF_LEVEL_FILE, F_OK);
+	errno = err;
+	return bpf;
+}
+
+/*
+ * For a test of what only the in-tree LSM has: true, after marking the
+ * test skipped, under the BPF backend.
+ */
+static inline bool lsm_only(struct __test_metadata *const _metadata,
+			    const char *what)
+{
+	if (!bpf_backend())
+		return false;
+	SKIP(return true, "only the in-tree LSM has %s", what);
+}
+
+/* For a path the BPF backend cannot see (seclvl.rst says why). */
+static inline bool bpf_gap(struct __test_metadata *const _metadata,
+			   const char *why)
+{
+	if (!bpf_backend())
+		return false;
+	SKIP(return true, "not enforced by the BPF backend: %s", why);
+}
+
 static inline int current_level(void)
 {
-	return level_from(LEVEL_FILE);
+	return level_from(bpf_backend() ? BPF_LEVEL_FILE : LEVEL_FILE);
+}
+
+/* The BPF backend's raise: its pinned program run once; 0 or the errno. */
+static inline int bpf_raise(int level)
+{
+	union bpf_attr attr = {};
+	int fd, ret;
+
+	attr.pathname = (unsigned long)BPF_RAISE_PIN;
+	fd = syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0)
+		return errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = fd;
+	attr.test.ctx_in = (unsigned long)&level;
+	attr.test.ctx_size_in = sizeof(level);
+	ret = syscall(SYS_bpf, BPF_PROG_TEST_RUN, &attr, sizeof(attr)) ?
+		      errno : -(int)attr.test.retval;
+	close(fd);
+	return ret;
 }
 
 /* The policy row of @name: its level (RULE_OFF if off) and its denials. */
@@ -96,7 +161,8 @@ static inline bool policy_row(const char *name, int *level, long *denials)
 {
 	char buf[4096], *line, *save = NULL;
 
-	if (read_file(POLICY_FILE, buf, sizeof(buf)) <= 0)
+	if (read_file(bpf_backend() ? BPF_POLICY_FILE : POLICY_FILE, buf,
+		      sizeof(buf)) <= 0)
 		return false;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {

@@ -42,6 +42,20 @@
 #endif
 
 #define MOD_DIR "/lib/seclvl"
+
+/*
+ * The modules to load and to unload, MOD_DIR/NAME.ko: the test modules,
+ * or on a kernel they were not built for two small modules of its own.
+ */
+static const char *mod_name(const char *env, const char *fallback)
+{
+	const char *name = getenv(env);
+
+	return name && *name ? name : fallback;
+}
+
+#define MOD_LOAD mod_name("SECLVL_MOD_LOAD", "seclvl_test_load")
+#define MOD_UNLOAD mod_name("SECLVL_MOD_UNLOAD", "seclvl_test_unload")
 /* A realtime clock well after any build date, for a guest with no RTC. */
 #define SANE_TIME 1780000000
 
@@ -338,36 +352,36 @@ TEST(modules_finit_module)
 	long before = denials("modules");
 	int ret;
 
-	ASSERT_FALSE(module_loaded("seclvl_test_load"));
-	ret = load_module("seclvl_test_load");
+	ASSERT_FALSE(module_loaded(MOD_LOAD));
+	ret = load_module(MOD_LOAD);
 	ASSERT_NE(-2, ret);
 	EXPECT_OUTCOME("modules", ret, before);
-	EXPECT_EQ(!refused("modules"), module_loaded("seclvl_test_load"));
+	EXPECT_EQ(!refused("modules"), module_loaded(MOD_LOAD));
 	if (!ret)
-		EXPECT_EQ(0, syscall(SYS_delete_module, "seclvl_test_load",
-				     O_NONBLOCK));
+		EXPECT_EQ(0, syscall(SYS_delete_module, MOD_LOAD, O_NONBLOCK));
 }
 
 TEST(modules_init_module)
 {
 	static char image[1 << 20];
+	char path[128];
 	long before;
 	ssize_t len;
 	int fd, ret;
 
-	fd = open(MOD_DIR "/seclvl_test_load.ko", O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), MOD_DIR "/%s.ko", MOD_LOAD);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	len = read(fd, image, sizeof(image));
 	ASSERT_LT(0, len);
 	close(fd);
-	ASSERT_FALSE(module_loaded("seclvl_test_load"));
+	ASSERT_FALSE(module_loaded(MOD_LOAD));
 	before = denials("modules");
 	ret = syscall(SYS_init_module, image, len, "");
 	EXPECT_OUTCOME("modules", ret, before);
-	EXPECT_EQ(!refused("modules"), module_loaded("seclvl_test_load"));
+	EXPECT_EQ(!refused("modules"), module_loaded(MOD_LOAD));
 	if (!ret)
-		EXPECT_EQ(0, syscall(SYS_delete_module, "seclvl_test_load",
-				     O_NONBLOCK));
+		EXPECT_EQ(0, syscall(SYS_delete_module, MOD_LOAD, O_NONBLOCK));
 }
 
 TEST(modules_delete_module)
@@ -375,13 +389,13 @@ TEST(modules_delete_module)
 	long before = denials("modules");
 	int ret;
 
-	ASSERT_TRUE(module_loaded("seclvl_test_unload"))
-		TH_LOG("the scenario loads seclvl_test_unload at level 0");
-	ret = syscall(SYS_delete_module, "seclvl_test_unload", O_NONBLOCK);
+	ASSERT_TRUE(module_loaded(MOD_UNLOAD))
+		TH_LOG("the scenario loads %s at level 0", MOD_UNLOAD);
+	ret = syscall(SYS_delete_module, MOD_UNLOAD, O_NONBLOCK);
 	EXPECT_OUTCOME("modules", ret, before);
-	EXPECT_EQ(refused("modules"), module_loaded("seclvl_test_unload"));
+	EXPECT_EQ(refused("modules"), module_loaded(MOD_UNLOAD));
 	if (!ret)
-		EXPECT_EQ(0, load_module("seclvl_test_unload"));
+		EXPECT_EQ(0, load_module(MOD_UNLOAD));
 }
 
 /* A socket family that is not built in makes the kernel ask for a module. */
@@ -856,7 +870,7 @@ TEST_F(clock, timezone_warp)
 	int ret = settimeofday(NULL, &east);
 
 	EXPECT_OUTCOME("time_backward", ret, before);
-	EXPECT_EQ(0, settimeofday(NULL, &utc));
+	EXPECT_EQ(0, settimeofday(NULL, &utc)) TH_LOG("%s", strerror(errno));
 }
 
 TEST_F(clock, forward_allowed)

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * seclvl selftests: the BPF backend defends itself
+ *
+ * From level 1 root must not be able to detach, unpin, rename or replace
+ * the backend's programs, reach its state through a map or a program, load
+ * a program that could override a hook, or unmount the bpffs that holds
+ * the pins.  Each attempt is made here; at level 0 each must get past the
+ * backend (and the guest runs this last there, since some then succeed for
+ * good).
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/sysmacros.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "common.h"
+
+#define LINK_PIN BPF_DIR "/seclvl_capable"
+
+static mode_t mode_of_pin(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? (mode_t)-1 : st.st_mode & 07777;
+}
+
+static bool raised(void)
+{
+	return current_level() > 0;
+}
+
+FIXTURE(bpf) {};
+
+FIXTURE_SETUP(bpf)
+{
+	const char *expect = getenv("SECLVL_EXPECT_LEVEL");
+
+	if (!bpf_backend())
+		SKIP(return, "the in-tree LSM has no programs to protect");
+	if (expect)
+		ASSERT_EQ(atoi(expect), current_level());
+	ASSERT_EQ(0, access(LINK_PIN, F_OK));
+}
+
+FIXTURE_TEARDOWN(bpf) {}
+
+/* Refused with EPERM from level 1; at level 0 not by the backend. */
+static void expect_guarded(struct __test_metadata *const _metadata, int ret,
+			   int err)
+{
+	if (raised()) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, err) TH_LOG("%s", strerror(err));
+	} else if (ret < 0) {
+		EXPECT_NE(EPERM, err) TH_LOG("refused at level 0");
+	}
+}
+
+#define EXPECT_GUARDED(call)                                \
+	do {                                                \
+		int __ret = (call);                         \
+		int __err = errno;                          \
+		expect_guarded(_metadata, __ret, __err);    \
+	} while (0)
+
+static int fd_result(int fd)
+{
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* One instruction pair: r0 = 0; exit. */
+static int load_prog(enum bpf_prog_type type, enum bpf_attach_type attach,
+		     const char *btf_name)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach);
+	int id = btf_name ? libbpf_find_vmlinux_btf_id(btf_name, attach) : 0;
+
+	if (id < 0)
+		return errno = -id, -1;
+	opts.attach_btf_id = id;
+	return bpf_prog_load(type, "attack", "GPL", insns, ARRAY_SIZE(insns),
+			     &opts);
+}
+
+/* Anyone may read the level and the policy; only root may raise. */
+TEST_F(bpf, pin_modes)
+{
+	EXPECT_EQ(0755, mode_of_pin(BPF_DIR));
+	EXPECT_EQ(0644, mode_of_pin(BPF_LEVEL_FILE));
+	EXPECT_EQ(0644, mode_of_pin(BPF_POLICY_FILE));
+	EXPECT_EQ(0600, mode_of_pin(BPF_RAISE_PIN));
+	EXPECT_EQ(0600, mode_of_pin(LINK_PIN));
+}
+
+TEST_F(bpf, load_lsm_program)
+{
+	EXPECT_GUARDED(fd_result(load_prog(BPF_PROG_TYPE_LSM, BPF_LSM_MAC,
+					   "file_open")));
+}
+
+TEST_F(bpf, load_fmod_ret_on_security_hook)
+{
+	EXPECT_GUARDED(fd_result(load_prog(BPF_PROG_TYPE_TRACING,
+					   BPF_MODIFY_RETURN,
+					   "security_file_open")));
+}
+
+TEST_F(bpf, load_freplace)
+{
+	/* No target given: at level 0 the kernel refuses it, not EPERM. */
+	int ret = fd_result(load_prog(BPF_PROG_TYPE_EXT, 0, NULL));
+
+	EXPECT_EQ(-1, ret);
+	expect_guarded(_metadata, ret, errno);
+}
+
+TEST_F(bpf, load_struct_ops)
+{
+	int ret = fd_result(load_prog(BPF_PROG_TYPE_STRUCT_OPS, 0, NULL));
+
+	EXPECT_EQ(-1, ret);
+	expect_guarded(_metadata, ret, errno);
+}
+
+/* Our maps by id, as root would find them; at level 0, also frozen. */
+TEST_F(bpf, map_fd_by_id)
+{
+	__u32 id = 0;
+	int ours = 0, refused_ours = 0;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_map_get_fd_by_id(id);
+
+		if (fd < 0) {
+			EXPECT_EQ(EPERM, errno) TH_LOG("map %u", id);
+			refused_ours++;
+			continue;
+		}
+		ASSERT_EQ(0, bpf_obj_get_info_by_fd(fd, &info, &len));
+		if (!strcmp(info.name, "seclvl_state")) {
+			__u32 key = 0;
+			__s64 zero = 0;
+
+			/* Frozen: no syscall writes, at any level. */
+			EXPECT_EQ(-1, bpf_map_update_elem(fd, &key, &zero, 0));
+			EXPECT_EQ(EPERM, errno);
+		}
+		if (!strcmp(info.name, "seclvl_state") ||
+		    !strcmp(info.name, "seclvl_denials"))
+			ours++;
+		close(fd);
+	}
+	if (raised()) {
+		EXPECT_EQ(0, ours);
+		EXPECT_EQ(2, refused_ours);
+	} else {
+		EXPECT_EQ(2, ours);
+		EXPECT_EQ(0, refused_ours);
+	}
+}
+
+TEST_F(bpf, link_update_and_detach)
+{
+	int link = bpf_obj_get(LINK_PIN);
+	int prog = load_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL);
+
+	ASSERT_LE(0, link);
+	ASSERT_LE(0, prog);
+	EXPECT_GUARDED(bpf_link_update(link, prog, NULL));
+	EXPECT_GUARDED(bpf_link_detach(link));
+	close(prog);
+	close(link);
+	/* At level 0 too: 6.12's LSM links cannot be detached. */
+	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+}
+
+TEST_F(bpf, token_create)
+{
+	union bpf_attr attr = {};
+	int fd = open("/sys/fs/bpf", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	attr.token_create.bpffs_fd = fd;
+	EXPECT_GUARDED(fd_result(syscall(SYS_bpf, BPF_TOKEN_CREATE, &attr,
+					 sizeof(attr))));
+	close(fd);
+}
+
+/* In a mount namespace of its own, so that level 0 loses nothing. */
+static int umount_in_child(const char *path, int flags)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			_exit(100);
+		_exit(umount2(path, flags) ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return errno = EIO, -1;
+	errno = WEXITSTATUS(status);
+	return errno ? -1 : 0;
+}
+
+TEST_F(bpf, umount_bpffs)
+{
+	EXPECT_GUARDED(umount_in_child("/sys/fs/bpf", 0));
+	EXPECT_GUARDED(umount_in_child("/sys/fs/bpf", MNT_DETACH));
+}
+
+/* A lazy unmount of a mount above the bpffs would take it along. */
+TEST_F(bpf, umount_lazy_above_bpffs)
+{
+	EXPECT_GUARDED(umount_in_child("/sys", MNT_DETACH));
+}
+
+/* Disabling ftrace would take the hooks' trampolines out. */
+TEST_F(bpf, ftrace_disabled)
+{
+	int err = write_str("/proc/sys/kernel/ftrace_enabled", "0");
+
+	if (raised()) {
+		EXPECT_EQ(EPERM, err);
+		/* And the hooks still refuse. */
+		EXPECT_EQ(-1, syscall(SYS_iopl, 3));
+		EXPECT_EQ(EPERM, errno);
+	} else {
+		EXPECT_EQ(0, err);
+	}
+	write_str("/proc/sys/kernel/ftrace_enabled", "1");
+}
+
+TEST_F(bpf, rename_pin)
+{
+	int ret = rename(LINK_PIN, BPF_DIR "/renamed");
+
+	EXPECT_GUARDED(ret);
+	if (!ret)
+		EXPECT_EQ(0, rename(BPF_DIR "/renamed", LINK_PIN));
+}
+
+TEST_F(bpf, rename_pin_dir)
+{
+	int ret = rename(BPF_DIR, "/sys/fs/bpf/moved");
+
+	EXPECT_GUARDED(ret);
+	if (!ret)
+		EXPECT_EQ(0, rename("/sys/fs/bpf/moved", BPF_DIR));
+}
+
+TEST_F(bpf, replace_pin)
+{
+	int fd = bpf_obj_get(BPF_RAISE_PIN);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, bpf_obj_pin(fd, "/sys/fs/bpf/decoy"));
+	close(fd);
+	EXPECT_GUARDED(rename("/sys/fs/bpf/decoy", LINK_PIN));
+	unlink("/sys/fs/bpf/decoy");
+}
+
+/* Last: at level 0 this one detaches the hook for good. */
+TEST_F(bpf, unlink_pin)
+{
+	EXPECT_GUARDED(unlink(LINK_PIN));
+	EXPECT_EQ(raised(), !access(LINK_PIN, F_OK));
+}
+
+TEST_HARNESS_MAIN
