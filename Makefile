@@ -11,7 +11,7 @@
 
 H := harness
 
-.PHONY: all deps tree kernel guest test run demo bench checkpatch clean distclean \
+.PHONY: all deps tree kernel guest stock test run demo bench checkpatch clean distclean \
 	seclvlctl install-seclvlctl patch install
 
 all: guest seclvlctl
@@ -40,7 +40,10 @@ kernel: tree
 guest: kernel
 	@$(H)/build-guest.sh
 
-test: guest
+stock: guest
+	@$(H)/build-stock.sh
+
+test: stock
 	@$(H)/test.sh
 
 run: guest
@@ -57,7 +60,7 @@ checkpatch: tree
 		-f $(addprefix ../../,$(wildcard security/seclvl/*.[ch] \
 		tools/testing/selftests/seclvl/*.[ch] \
 		tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c \
-		tools/seclvl/bench/*.c)) && \
+		tools/seclvl/bench/*.c tools/seclvl/bpf/*.[ch])) && \
 		./scripts/checkpatch.pl --no-tree --strict ../../patches/*.patch
 
 clean:

@@ -5,6 +5,7 @@ BUILD=$TOP/build
 SRC=$BUILD/linux-source-6.12
 KOUT=$BUILD/kernel
 GUEST=$BUILD/guest
+STOCK=$BUILD/stock
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=$(nproc)
 

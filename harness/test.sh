@@ -5,7 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-# scenario|kernel arguments
+# scenario|kernel arguments[|stock: Debian's kernel and the BPF backend]
 scenarios=(
 	"level0|"
 	"level-1|seclvl.level=-1"
@@ -18,6 +18,10 @@ scenarios=(
 	"lsm_off|lsm=landlock,yama"
 	"seclvlctl|"
 	"bootconf|"
+	"stock0||stock"
+	"stock1||stock"
+	"stock2||stock"
+	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -69,14 +73,18 @@ guest_status() { # (the boot log is unused: the guest's results are)
 }
 
 for entry in "${scenarios[@]}"; do
-	name=${entry%%|*}
-	args=${entry#*|}
-	say "scenario $name ${args:+($args)}"
+	IFS='|' read -r name args kernel <<< "$entry"
+	on=
+	[ "$kernel" = stock ] && on=" on Debian $(cat "$STOCK/version")"
+	say "scenario $name ${args:+($args)}$on"
 	out=$BUILD/results/$name
 	mkdir -p "$BUILD/results"
+	boot_env=()
+	[ "$kernel" = stock ] &&
+		boot_env=(SECLVL_KERNEL="$STOCK/vmlinuz" SECLVL_INITRD="$STOCK/initramfs.cpio")
 	# shellcheck disable=SC2086
 	progress "$name" "$BUILD/results/$name.boot.log" guest_status \
-		"$TOP/harness/boot.sh" "$name" $args || true
+		env "${boot_env[@]}" "$TOP/harness/boot.sh" "$name" $args || true
 	before=$((pass + fail))
 	touch "$out/results.log" "$out/console.log"
 	count_tap "$out/results.log" "$name"
@@ -118,7 +126,7 @@ host_check "series: the checks finished" grep -q SECLVL-DONE "$BUILD/results/ser
 # checkpatch --strict on our kernel files and on our patches.
 cp_log=$BUILD/results/checkpatch.log
 cp_files=$(cd "$TOP" && ls security/seclvl/*.[ch] tools/testing/selftests/seclvl/*.[ch] \
-	tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c tools/seclvl/bench/*.c)
+	tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c tools/seclvl/bench/*.c tools/seclvl/bpf/*.[ch])
 checkpatch() { (cd "$TOP" && perl "$SRC/scripts/checkpatch.pl" --no-tree --strict --terse -q "$@"); }
 # shellcheck disable=SC2086
 if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch; } > "$cp_log" 2>&1; then

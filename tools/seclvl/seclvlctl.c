@@ -17,10 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/bpf.h>
 
 #define SECLVL_DIR "/sys/kernel/security/seclvl"
 #define LSM_FILE "/sys/kernel/security/lsm"
+/* The BPF backend (seclvl-bpf) on a kernel without the LSM. */
+#define BPF_DIR "/sys/fs/bpf/seclvl"
 #define MAX_RULES 64
 
 enum exit_code {
@@ -38,6 +43,7 @@ struct rule {
 };
 
 struct state {
+	bool bpf;		/* the BPF backend, not the in-tree LSM */
 	int level;
 	struct rule rules[MAX_RULES];
 	int nr_rules;
@@ -82,7 +88,8 @@ static int unavailable(void)
 		lsm[strcspn(lsm, "\n")] = '\0';
 		error("seclvl is not active in this kernel: %s lists \"%s\".\n"
 		      "Build the kernel with CONFIG_SECURITY_SECLVL=y and name seclvl in\n"
-		      "CONFIG_LSM or in the lsm= boot parameter (cat /proc/cmdline).",
+		      "CONFIG_LSM or in the lsm= boot parameter (cat /proc/cmdline),\n"
+		      "or, where bpf is listed, load the BPF backend: seclvl-bpf load.",
 		      LSM_FILE, lsm);
 	} else {
 		error("%s is missing: securityfs is not mounted on\n"
@@ -124,16 +131,24 @@ static int write_text(const char *path, const char *text)
 static int load_state(struct state *st)
 {
 	char buf[8192], *line, *save = NULL;
+	const char *dir = SECLVL_DIR;
 
-	if (access(SECLVL_DIR, F_OK))
-		return unavailable();
-	if (read_text(SECLVL_DIR "/level", buf, sizeof(buf)) <= 0) {
-		error("cannot read %s/level: %s", SECLVL_DIR, strerror(errno));
+	st->bpf = false;
+	if (access(SECLVL_DIR, F_OK)) {
+		if (access(BPF_DIR "/level", F_OK))
+			return unavailable();
+		st->bpf = true;
+		dir = BPF_DIR;
+	}
+	snprintf(buf, sizeof(buf), "%s/level", dir);
+	if (read_text(buf, buf, sizeof(buf)) <= 0) {
+		error("cannot read %s/level: %s", dir, strerror(errno));
 		return EXIT_IO;
 	}
 	st->level = atoi(buf);
-	if (read_text(SECLVL_DIR "/policy", buf, sizeof(buf)) <= 0) {
-		error("cannot read %s/policy: %s", SECLVL_DIR, strerror(errno));
+	snprintf(buf, sizeof(buf), "%s/policy", dir);
+	if (read_text(buf, buf, sizeof(buf)) <= 0) {
+		error("cannot read %s/policy: %s", dir, strerror(errno));
 		return EXIT_IO;
 	}
 	st->nr_rules = 0;
@@ -146,7 +161,9 @@ static int load_state(struct state *st)
 			   &r->denials) == 3)
 			st->nr_rules++;
 	}
-	st->escape_readable = read_text(SECLVL_DIR "/escape", st->escape,
+	/* The BPF backend has no escape. */
+	st->escape_readable = st->bpf ||
+			      read_text(SECLVL_DIR "/escape", st->escape,
 					sizeof(st->escape)) >= 0;
 	if (!st->escape_readable)
 		st->escape[0] = '\0';
@@ -164,7 +181,9 @@ static void show(const struct state *st)
 {
 	int i;
 
-	printf("secure level: %d (%s)\n\n", st->level, level_name(st->level));
+	printf("secure level: %d (%s)\n", st->level, level_name(st->level));
+	printf("enforced by: %s\n\n", st->bpf ? "the BPF backend (seclvl-bpf)" :
+						 "the in-tree LSM");
 	printf("%-26s %-5s %-6s %s\n", "restriction", "level", "active",
 	       "denials");
 	for (i = 0; i < st->nr_rules; i++) {
@@ -202,6 +221,7 @@ static void show_json(const struct state *st)
 
 	printf("{\"level\": %d, \"name\": ", st->level);
 	json_string(level_name(st->level));
+	printf(", \"backend\": \"%s\"", st->bpf ? "bpf" : "lsm");
 	printf(", \"restrictions\": [");
 	for (i = 0; i < st->nr_rules; i++) {
 		const struct rule *r = &st->rules[i];
@@ -241,6 +261,27 @@ static bool parse_level(const char *s, int *level)
 	return false;
 }
 
+/* The BPF backend's pinned raise program, run once; 0 or the errno. */
+static int bpf_raise(int level)
+{
+	union bpf_attr attr;
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)BPF_DIR "/raise";
+	fd = syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0)
+		return errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = fd;
+	attr.test.ctx_in = (unsigned long)&level;
+	attr.test.ctx_size_in = sizeof(level);
+	err = syscall(SYS_bpf, BPF_PROG_TEST_RUN, &attr, sizeof(attr)) ?
+		      errno : -(int)attr.test.retval;
+	close(fd);
+	return err;
+}
+
 static int cmd_raise(const struct state *st, const char *arg)
 {
 	char text[8];
@@ -251,7 +292,7 @@ static int cmd_raise(const struct state *st, const char *arg)
 		return EXIT_USAGE;
 	}
 	snprintf(text, sizeof(text), "%d\n", level);
-	err = write_text(SECLVL_DIR "/level", text);
+	err = st->bpf ? bpf_raise(level) : write_text(SECLVL_DIR "/level", text);
 	if (!err)
 		return EXIT_OK;
 	if (err == EPERM || err == EACCES) {
@@ -267,7 +308,7 @@ static int cmd_raise(const struct state *st, const char *arg)
 			return not_root("raising the level");
 		return EXIT_REFUSED;
 	}
-	error("cannot write %s/level: %s", SECLVL_DIR, strerror(err));
+	error("cannot raise the level: %s", strerror(err));
 	return EXIT_IO;
 }
 
@@ -298,6 +339,11 @@ static int cmd_policy(const struct state *st, const char *name,
 	if (strcmp(value, "1") && strcmp(value, "2") && strcmp(value, "off")) {
 		error("invalid level '%s' for %s: use 1, 2 or off", value, name);
 		return EXIT_USAGE;
+	}
+	if (st->bpf) {
+		error("the BPF backend takes its policy when it is loaded: %s",
+		      "seclvl-bpf load --policy NAME=LEVEL");
+		return EXIT_REFUSED;
 	}
 	snprintf(text, sizeof(text), "%s %s\n", name, value);
 	err = write_text(SECLVL_DIR "/policy", text);
@@ -330,6 +376,10 @@ static int cmd_escape(const struct state *st, const char *arg)
 	if (strlen(arg) + 2 > sizeof(text)) {
 		error("the escape's path is too long");
 		return EXIT_USAGE;
+	}
+	if (st->bpf) {
+		error("the BPF backend has no emergency escape");
+		return EXIT_REFUSED;
 	}
 	/* An empty line clears it. */
 	snprintf(text, sizeof(text), "%s\n", strcmp(arg, "--clear") ? arg : "");
@@ -483,14 +533,27 @@ static int cmd_apply(const struct state *st, const char *path)
 	ret = read_conf(st, path, &c);
 	if (ret)
 		return ret;
-	for (i = 0; st->level > 0 && i < c.nr_policy; i++) {
+	/* The BPF backend's policy is set when it is loaded. */
+	for (i = 0; (st->level > 0 || st->bpf) && i < c.nr_policy; i++) {
 		const struct rule *r = &st->rules[find_rule(st, c.policy[i].name)];
 
+		if (strcmp(r->level, c.policy[i].value) && st->bpf) {
+			error("'policy %s %s' differs from the BPF backend's: %s %s=%s",
+			      r->name, c.policy[i].value,
+			      "load it with seclvl-bpf load --policy", r->name,
+			      c.policy[i].value);
+			return EXIT_REFUSED;
+		}
 		if (strcmp(r->level, c.policy[i].value)) {
 			error("the level is already %d: 'policy %s %s' can no longer be applied",
 			      st->level, r->name, c.policy[i].value);
 			return EXIT_REFUSED;
 		}
+	}
+	if (st->bpf && c.has_escape) {
+		error("the BPF backend has no emergency escape: remove 'escape' from %s",
+		      path);
+		return EXIT_REFUSED;
 	}
 	if (st->level > 0 && c.has_escape && strcmp(st->escape, c.escape)) {
 		error("the level is already %d: 'escape %s' can no longer be applied",
@@ -502,7 +565,7 @@ static int cmd_apply(const struct state *st, const char *path)
 		      path, c.level, st->level);
 		return EXIT_REFUSED;
 	}
-	for (i = 0; st->level <= 0 && i < c.nr_policy; i++) {
+	for (i = 0; st->level <= 0 && !st->bpf && i < c.nr_policy; i++) {
 		ret = cmd_policy(st, c.policy[i].name, c.policy[i].value);
 		if (ret)
 			return ret;

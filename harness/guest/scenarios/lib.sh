@@ -4,6 +4,9 @@
 exec 3>/dev/ttyS1
 
 SECLVL=/sys/kernel/security/seclvl
+# The in-tree LSM's files; stock_setup points them at the BPF backend's.
+LEVEL_FILE=$SECLVL/level
+POLICY_FILE=$SECLVL/policy
 
 ok() { echo "ok - $*" >&3; }
 notok() { echo "not ok - $*" >&3; }
@@ -37,7 +40,7 @@ expect_exit() {
 out_has() { check "  and prints '$1'" grep -q -- "$1" /tmp/ctl.out; }
 err_has() { check "  and says '$1'" grep -q -- "$1" /tmp/ctl.err; }
 
-level() { cat $SECLVL/level; }
+level() { cat $LEVEL_FILE; }
 level_is() { [ "$(level)" = "$1" ]; }
 log_has() { dmesg | grep -q -- "$1"; }
 fails_with_eperm() { ! "$@" 2>/tmp/err.out && grep -q 'not permitted' /tmp/err.out; }
@@ -72,8 +75,8 @@ prepare() {
 	done
 	chmod 4755 /run/seclvl/clear-suid
 	chmod 6755 /run/seclvl/chown-suid
-	check "load seclvl_test_unload at level 0" \
-		insmod /lib/seclvl/seclvl_test_unload.ko
+	check "load ${SECLVL_MOD_UNLOAD:-seclvl_test_unload} at level 0" \
+		insmod /lib/seclvl/${SECLVL_MOD_UNLOAD:-seclvl_test_unload}.ko
 	dd if=/dev/zero of=/run/seclvl/loop0.img bs=64k count=16 2>/dev/null
 	dd if=/dev/zero of=/run/seclvl/loop1.img bs=64k count=64 2>/dev/null
 	mke2fs -q -F /run/seclvl/loop1.img >/dev/null 2>&1
@@ -85,7 +88,7 @@ prepare() {
 # The seed's policy, so that tests which read the policy expect the right
 # thing: a wrong table cannot make them pass.
 default_policy() {
-	check "the policy is the seed's default" sh -c "awk '{ print \$1, \$2 }' $SECLVL/policy |
+	check "the policy is the seed's default" sh -c "awk '{ print \$1, \$2 }' $POLICY_FILE |
 		tr '\n' ' ' | grep -qx 'ptrace_init 1 immutable 1 rawio 1 net_admin 1 setuid 1 modules 1 mounted_blockdev_write 1 devmem_write 1 setid_bits 1 time_backward 2 blockdev_write 2 umount 2 kexec 1 suid_mount 1 lockdown_integrity 1 lockdown_confidentiality off '"
 }
 
@@ -94,6 +97,27 @@ raise() {
 	check "raise to $1 through $2" sh -c "echo $1 > $2"
 	check "level reads $1 after the raise" level_is "$1"
 	check "kernel logged the change to $1" log_has "level changed from .* to $1 by write"
+}
+
+# Debian's stock kernel and the BPF backend (make test's stock* scenarios):
+# the modules the tests need, in dependency order, bpffs, and the backend's
+# views in place of securityfs.  The backend itself is loaded by the scenario.
+stock_setup() {
+	for m in $(cat /lib/stock/order); do
+		insmod /lib/stock/$m.ko || notok "insmod $m"
+	done
+	mount -t bpf -o nosuid,nodev,noexec bpf /sys/fs/bpf
+	export SECLVL_MOD_LOAD=crc7 SECLVL_MOD_UNLOAD=crc8
+	LEVEL_FILE=/sys/fs/bpf/seclvl/level
+	POLICY_FILE=/sys/fs/bpf/seclvl/policy
+	echo "# stock kernel $(uname -r), LSMs $(cat /sys/kernel/security/lsm)" >&3
+}
+
+# raise_bpf VALUE: raise the BPF backend's level with seclvl-bpf.
+raise_bpf() {
+	check "seclvl-bpf raise $1" seclvl-bpf raise "$1"
+	check "level reads $1 after the raise" level_is "$1"
+	check "the raise was logged" log_has "seclvl-bpf: level changed from .* to $1"
 }
 
 # A shutdown as an init system does it: unmount, and where that is refused,

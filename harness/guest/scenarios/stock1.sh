@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Debian's stock kernel, the BPF backend at level 1: the same selftests as
+# the in-tree LSM's level1 scenario, and the self-protection tests.
+stock_setup
+check "seclvl-bpf load" seclvl-bpf load
+prepare
+default_policy
+expect_exit 0 seclvlctl
+out_has "enforced by: the BPF backend"
+out_has "^umount  *2  *no  *0$"
+expect_exit 0 seclvlctl --json
+out_has '"backend": "bpf"'
+expect_exit 1 seclvlctl policy setuid off
+err_has "takes its policy when it is loaded"
+expect_exit 1 seclvlctl escape /bin/true
+err_has "no emergency escape"
+raise_bpf 1
+run_selftest seclvl/interface_test
+run_selftest seclvl/restrictions_test
+run_selftest seclvl/bypass_test
+run_selftest seclvl/bpf_test
+check "no level-2 restriction refused at level 1" \
+	awk '$1 ~ /^(time_backward|blockdev_write|umount)$/ && $3 != 0 { print; bad = 1 } END { exit bad }' \
+	$POLICY_FILE
+check "level is still 1" level_is 1
