@@ -8,11 +8,12 @@
 #   make patch  the patch series with a cover letter, in build/series/
 #   make install KSRC=/path/to/linux-6.12   put seclvl into a kernel tree
 #   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
+#   make seclvl-bpf, make install-seclvl-bpf   the BPF backend, for stock kernels
 
 H := harness
 
 .PHONY: all deps tree kernel guest stock test run demo bench checkpatch clean distclean \
-	seclvlctl install-seclvlctl patch install
+	seclvlctl install-seclvlctl seclvl-bpf install-seclvl-bpf patch install
 
 all: guest seclvlctl
 
@@ -21,6 +22,14 @@ seclvlctl:
 
 install-seclvlctl: seclvlctl
 	@$(MAKE) -s -C tools/seclvl OUTPUT=$(CURDIR)/build install
+
+# The BPF backend, for the running kernel (BTF=) or another.
+seclvl-bpf:
+	@mkdir -p build/bpf
+	@$(MAKE) -s -C tools/seclvl/bpf OUTPUT=$(CURDIR)/build/bpf
+
+install-seclvl-bpf: seclvl-bpf
+	@$(MAKE) -s -C tools/seclvl/bpf OUTPUT=$(CURDIR)/build/bpf install
 
 patch: deps
 	@$(H)/series.sh

@@ -139,8 +139,11 @@ fi
 units=$BUILD/units
 mkdir -p "$units"
 make -s -C "$TOP/tools/seclvl" OUTPUT="$units" SBINDIR="$units" all
-verify=$(cd "$units" && systemd-analyze verify --man=no ./seclvl.service 2>&1)
-host_check "systemd-analyze verify seclvl.service: $verify" [ -z "$verify" ]
+cp "$STOCK/bpf/seclvl-bpf" "$units/"
+for unit in seclvl.service seclvl-bpf.service; do
+	verify=$(cd "$units" && systemd-analyze verify --man=no "./$unit" 2>&1)
+	host_check "systemd-analyze verify $unit: $verify" [ -z "$verify" ]
+done
 
 # The man pages render without a warning, with groff and with man -l.
 for page in "$TOP"/tools/seclvl/*.[1-9]; do

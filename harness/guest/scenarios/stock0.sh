@@ -10,3 +10,26 @@ check "level is 0" level_is 0
 run_selftest seclvl/restrictions_test
 run_selftest seclvl/bypass_test
 run_selftest seclvl/bpf_test
+
+# At level 0 the backend can be taken down and loaded again, with the
+# policy rows of a seclvl.conf; seclvlctl apply then raises the level.
+check "at level 0 the pins can be removed" rm -r /sys/fs/bpf/seclvl
+printf 'policy nosuch 1\nlevel 1\n' > /tmp/bad.conf
+expect_exit 2 seclvl-bpf load --config /tmp/bad.conf
+err_has "no restriction named 'nosuch'"
+check "  and nothing was loaded" test ! -e /sys/fs/bpf/seclvl
+printf '# test\npolicy setuid off\npolicy umount 1\nlevel 1\n' > /tmp/seclvl.conf
+expect_exit 0 seclvl-bpf load --config /tmp/seclvl.conf
+check "the policy rows were taken" sh -c "grep -qx 'setuid off 0' $POLICY_FILE &&
+	grep -qx 'umount 1 0' $POLICY_FILE && grep -qx 'rawio 1 0' $POLICY_FILE"
+expect_exit 0 seclvlctl apply /tmp/seclvl.conf
+out_has "secure level 1"
+check "level is 1" level_is 1
+mkdir -p /tmp/m && mount -t tmpfs -o nosuid none /tmp/m
+check "umount, moved to level 1 by the policy, is refused at 1" fails_with_eperm umount /tmp/m
+check "  and counted" grep -qx 'umount 1 1' $POLICY_FILE
+printf 'policy setuid 1\nlevel 1\n' > /tmp/other.conf
+expect_exit 1 seclvlctl apply /tmp/other.conf
+err_has "differs from the BPF backend's"
+expect_exit 1 seclvl-bpf load
+err_has "already loaded"

@@ -2,7 +2,7 @@
 /*
  * seclvl-bpf: load the seclvl BPF backend, raise its level, show it
  *
- *   seclvl-bpf load [--level N] [--policy NAME=1|2|off]...
+ *   seclvl-bpf load [--level N] [--config FILE] [--policy NAME=1|2|off]...
  *   seclvl-bpf raise N
  *   seclvl-bpf status
  *
@@ -169,7 +169,7 @@ static int set_state(int fd, __u32 slot, __s64 value)
 static int write_state(struct seclvl *skel, int level)
 {
 	int fd = bpf_map__fd(skel->maps.seclvl_state);
-	__u32 state_id, denials_id;
+	__u32 state_id, denials_id, stepping_id;
 	struct stat st;
 	int ret;
 
@@ -178,6 +178,9 @@ static int write_state(struct seclvl *skel, int level)
 	ret = map_id(fd, &state_id);
 	if (!ret)
 		ret = map_id(bpf_map__fd(skel->maps.seclvl_denials), &denials_id);
+	if (!ret)
+		ret = map_id(bpf_map__fd(skel->maps.seclvl_stepping_back),
+			     &stepping_id);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_LEVEL, level);
 	if (!ret)
@@ -188,6 +191,8 @@ static int write_state(struct seclvl *skel, int level)
 		ret = set_state(fd, SECLVL_STATE_MAP_ID, state_id);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_DENIALS_ID, denials_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_STEPPING_ID, stepping_id);
 	if (!ret && bpf_map_freeze(fd))
 		ret = -errno;
 	return ret;
@@ -405,6 +410,38 @@ static int parse_policy(const char *arg, int *rule_level)
 	return 0;
 }
 
+/*
+ * The policy lines of a seclvl.conf (seclvlctl(8)); seclvlctl apply reads
+ * the rest of it, and checks it all, after the backend is loaded.
+ */
+static int read_config(const char *path, int *rule_level)
+{
+	char line[4096], kw[16], name[64], value[16], extra[2], arg[96];
+	int n = 0, fields, ret = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		error("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		n++;
+		line[strcspn(line, "#\n")] = '\0';
+		fields = sscanf(line, "%15s %63s %15s %1s", kw, name, value, extra);
+		if (fields <= 0 || strcmp(kw, "policy"))
+			continue;
+		if (fields != 3) {
+			error("%s:%d: expected 'policy NAME 1|2|off'", path, n);
+			ret = -1;
+			break;
+		}
+		snprintf(arg, sizeof(arg), "%s=%s", name, value);
+		ret = parse_policy(arg, rule_level);
+	}
+	fclose(f);
+	return ret;
+}
+
 static int cmd_load(int argc, char **argv)
 {
 	int rule_level[SECLVL_NR_RESTRICTIONS], level = 0, ret, i;
@@ -420,6 +457,9 @@ static int cmd_load(int argc, char **argv)
 				      argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+			if (read_config(argv[++i], rule_level))
+				return 2;
 		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc) {
 			if (parse_policy(argv[++i], rule_level))
 				return 2;
@@ -538,7 +578,7 @@ static int cmd_status(void)
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: seclvl-bpf load [--level N] [--policy NAME=1|2|off]...\n"
+		"usage: seclvl-bpf load [--level N] [--config FILE] [--policy NAME=1|2|off]...\n"
 		"       seclvl-bpf raise N\n"
 		"       seclvl-bpf status\n"
 		"       seclvl-bpf [-v] ...   show libbpf's debug messages\n"

@@ -747,7 +747,10 @@ int BPF_PROG(seclvl_bpf, int cmd, union bpf_attr *attr, unsigned int size)
 	}
 }
 
-/* Self-protection: no new descriptor of the level's or the counters' map. */
+/*
+ * Self-protection: no new descriptor of a map the programs write, which
+ * another program could write too (.rodata is read-only to programs).
+ */
 SEC("lsm/bpf_map")
 int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
 {
@@ -757,7 +760,8 @@ int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
 		return 0;
 	id = map->id;
 	if (id == seclvl_state_get(SECLVL_STATE_MAP_ID) ||
-	    id == seclvl_state_get(SECLVL_STATE_DENIALS_ID))
+	    id == seclvl_state_get(SECLVL_STATE_DENIALS_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_STEPPING_ID))
 		return -EPERM;
 	return 0;
 }

@@ -41,6 +41,7 @@ enum seclvl_state_slot {
 	SECLVL_STATE_PIN_DEV,	/* s_dev of its bpffs superblock */
 	SECLVL_STATE_MAP_ID,	/* id of this map */
 	SECLVL_STATE_DENIALS_ID, /* id of the denial counters */
+	SECLVL_STATE_STEPPING_ID, /* id of the adjtimex task marks */
 	SECLVL_STATE_NR
 };
 
