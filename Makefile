@@ -61,7 +61,7 @@ run: guest
 demo: guest
 	@$(H)/demo.sh
 
-bench: guest
+bench: stock
 	@$(H)/bench.sh
 
 checkpatch: tree

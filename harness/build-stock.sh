@@ -17,8 +17,12 @@ pkg=linux-image-$kver-unsigned
 deb=$(ls "$STOCK/${pkg}_"*.deb 2>/dev/null | head -n 1 || true)
 if [ -z "$deb" ]; then
 	say "fetching $pkg (Debian's kernel of the same release as linux-source-6.12 $srcver)"
-	apt-cache show "$pkg" >/dev/null 2>&1 ||
-		die "$pkg is not in apt's index: run apt-get update (the kernel tests need the release of linux-source-6.12 $srcver)"
+	if ! apt-cache show "$pkg" >/dev/null 2>&1; then
+		say "$pkg is not in apt's index: apt-get update"
+		apt-get update -q >/dev/null 2>&1 || true
+		apt-cache show "$pkg" >/dev/null 2>&1 ||
+			die "$pkg is not in apt's index (the stock-kernel tests need the release of linux-source-6.12 $srcver)"
+	fi
 	(cd "$STOCK" && apt-get download -q "$pkg" 2>&1 | grep -v unsandboxed >&2) ||
 		die "apt-get download $pkg failed"
 	deb=$(ls "$STOCK/${pkg}_"*.deb)

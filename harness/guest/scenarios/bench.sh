@@ -2,9 +2,19 @@
 # make bench: one boot of the benchmark.  bench_level=N (kernel command
 # line) raises seclvl to N first, as a system does at the end of boot; the
 # baseline boot leaves seclvl out of lsm= and passes no bench_level.
+# On Debian's kernel (bench_stock=1 or bench_bpf=N) the BPF backend is
+# loaded and raised to N, or not loaded for the stock baseline.
 if [ -n "${bench_level:-}" ]; then
 	echo "$bench_level" > $SECLVL/level || notok "raise to $bench_level"
 	check "seclvl at level $bench_level" level_is "$bench_level"
+elif [ -n "${bench_bpf:-}" ]; then
+	stock_setup
+	check "seclvl-bpf load" seclvl-bpf load
+	[ "$bench_bpf" = 0 ] || check "raise to $bench_bpf" seclvl-bpf raise "$bench_bpf"
+	check "the BPF backend at level $bench_bpf" level_is "$bench_bpf"
+elif [ -n "${bench_stock:-}" ]; then
+	stock_setup
+	check "the BPF backend is not loaded" test ! -e /sys/fs/bpf/seclvl
 else
 	check "seclvl is not active" sh -c '! grep -q seclvl /sys/kernel/security/lsm'
 fi
