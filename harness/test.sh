@@ -76,7 +76,7 @@ for entry in "${scenarios[@]}"; do
 	IFS='|' read -r name args kernel <<< "$entry"
 	on=
 	[ "$kernel" = stock ] && on=" on Debian $(cat "$STOCK/version")"
-	say "scenario $name ${args:+($args)}$on"
+	say "scenario $name${args:+ ($args)}$on"
 	out=$BUILD/results/$name
 	mkdir -p "$BUILD/results"
 	boot_env=()
@@ -105,12 +105,12 @@ for entry in "${scenarios[@]}"; do
 		got=$(tr -d '\r' < "$out/console.log" | grep -cE '\] (not )?ok [0-9]+ seclvl_')
 		host_check "kunit: $want seclvl suites reported (saw $got)" [ "$want" = "$got" ]
 	fi
-	if [ "$name" = level2 ]; then
+	if [ "$name" = level2 ] || [ "$name" = stock2 ]; then
 		# The shutdown at level 2 remounted read-only: the disk is clean.
 		dd if="$out/disk.img" of="$out/part1.img" bs=512 skip=2048 count=65536 status=none
-		host_check "level2: fsck finds the filesystem clean after shutdown" \
+		host_check "$name: fsck finds the filesystem clean after shutdown" \
 			e2fsck -fn "$out/part1.img" > "$out/fsck.log" 2>&1
-		host_check "level2: the file written at level 2 is on the disk" \
+		host_check "$name: the file written at level 2 is on the disk" \
 			bash -c "debugfs -R 'cat /level2-file' '$out/part1.img' 2>/dev/null | grep -qx written-at-level-2"
 	fi
 	echo "   $name: $((pass + fail - before)) checks" >&2

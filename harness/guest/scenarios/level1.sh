@@ -3,9 +3,7 @@
 prepare
 default_policy
 raise 1 $SECLVL/level
-run_selftest seclvl/interface_test
-run_selftest seclvl/restrictions_test
-run_selftest seclvl/bypass_test
+run_suites
 check "refusals were logged with restriction, level and process" \
 	log_has "seclvl: denied rawio at level 1: CAP_SYS_RAWIO (pid [0-9]* comm restrictions_te"
 check "no level-2 restriction refused at level 1" \

@@ -7,14 +7,8 @@ default_policy
 raise 1 /proc/seclvl
 run_selftest seclvl/raise_test
 check "kernel logged the change from 1 to 2" log_has "level changed from 1 to 2 by write"
-run_selftest seclvl/interface_test
-run_selftest seclvl/restrictions_test
-run_selftest seclvl/bypass_test
-check "write a file at level 2" \
-	sh -c 'echo written-at-level-2 > /mnt/disk/level2-file && sync'
-check "unmounting the disk is refused at level 2" fails_with_eperm umount /mnt/disk
-check "remounting it read-only is not" mount -o remount,ro /mnt/disk
-check "level is still 2" level_is 2
+run_suites
+level2_disk
 # A flood of refusals is counted in full and logged rate-limited: at most
 # a burst of 10 lines per 5-second interval the flood touched.
 mkdir -p /tmp/flood && mount -t tmpfs -o nosuid none /tmp/flood

@@ -85,6 +85,25 @@ prepare() {
 		 losetup /dev/loop1 /run/seclvl/loop1.img'
 }
 
+# The selftests each level's scenario runs, with bpf_test under the BPF
+# backend.
+run_suites() {
+	run_selftest seclvl/interface_test
+	run_selftest seclvl/restrictions_test
+	run_selftest seclvl/bypass_test
+	[ "$LEVEL_FILE" = "$SECLVL/level" ] || run_selftest seclvl/bpf_test
+}
+
+# At level 2 the disk takes writes, cannot be unmounted, can be remounted
+# read-only; the host checks it afterwards (test.sh).
+level2_disk() {
+	check "write a file at level 2" \
+		sh -c 'echo written-at-level-2 > /mnt/disk/level2-file && sync'
+	check "unmounting the disk is refused at level 2" fails_with_eperm umount /mnt/disk
+	check "remounting it read-only is not" mount -o remount,ro /mnt/disk
+	check "level is still 2" level_is 2
+}
+
 # The seed's policy, so that tests which read the policy expect the right
 # thing: a wrong table cannot make them pass.
 default_policy() {

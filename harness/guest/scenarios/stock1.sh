@@ -15,10 +15,7 @@ err_has "takes its policy when it is loaded"
 expect_exit 1 seclvlctl escape /bin/true
 err_has "no emergency escape"
 raise_bpf 1
-run_selftest seclvl/interface_test
-run_selftest seclvl/restrictions_test
-run_selftest seclvl/bypass_test
-run_selftest seclvl/bpf_test
+run_suites
 check "no level-2 restriction refused at level 1" \
 	awk '$1 ~ /^(time_backward|blockdev_write|umount)$/ && $3 != 0 { print; bad = 1 } END { exit bad }' \
 	$POLICY_FILE

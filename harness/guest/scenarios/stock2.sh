@@ -15,12 +15,5 @@ expect_exit 1 seclvl-bpf raise 0
 err_has "can only go up"
 check "level is still 1" level_is 1
 run_selftest seclvl/raise_test
-run_selftest seclvl/interface_test
-run_selftest seclvl/restrictions_test
-run_selftest seclvl/bypass_test
-run_selftest seclvl/bpf_test
-check "write a file at level 2" \
-	sh -c 'echo written-at-level-2 > /mnt/disk/level2-file && sync'
-check "unmounting the disk is refused at level 2" fails_with_eperm umount /mnt/disk
-check "remounting it read-only is not" mount -o remount,ro /mnt/disk
-check "level is still 2" level_is 2
+run_suites
+level2_disk

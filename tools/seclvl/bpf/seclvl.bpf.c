@@ -10,6 +10,9 @@
  *
  * No hook reads its positional "ret" argument: hook arities change between
  * kernels and this is the only program on each hook it cares about.
+ * Fields are read by direct loads, which the verifier guards, where it
+ * can type the pointer; BPF_CORE_READ() (a helper call each) only where
+ * a pointer is computed.
  *
  * Copyright (C) 2026 The seclvl authors
  */
@@ -112,14 +115,14 @@ static __always_inline int seclvl_check(enum seclvl_restriction r, int level)
 /* The initial user namespace is the only one at depth 0. */
 static __always_inline bool seclvl_init_ns(struct user_namespace *ns)
 {
-	return BPF_CORE_READ(ns, level) == 0;
+	return ns->level == 0;
 }
 
 static __always_inline bool seclvl_current_init_ns(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
-	return seclvl_init_ns(BPF_CORE_READ(task, cred, user_ns));
+	return seclvl_init_ns(task->cred->user_ns);
 }
 
 SEC("lsm/capable")
@@ -162,7 +165,7 @@ int BPF_PROG(seclvl_ptrace_access_check, struct task_struct *child,
 	int level = seclvl_level();
 
 	if (level <= 0 || !(mode & PTRACE_MODE_ATTACH) ||
-	    BPF_CORE_READ(child, tgid) != 1)
+	    child->tgid != 1)
 		return 0;
 	return seclvl_check(SECLVL_PTRACE_INIT, level);
 }
@@ -245,15 +248,15 @@ int BPF_PROG(seclvl_adjtimex_exit, struct __kernel_timex *txc)
 
 static __always_inline bool seclvl_is_pin_sb(struct super_block *sb)
 {
-	return BPF_CORE_READ(sb, s_magic) == BPF_FS_MAGIC &&
-	       BPF_CORE_READ(sb, s_dev) ==
+	return sb->s_magic == BPF_FS_MAGIC &&
+	       sb->s_dev ==
 		       seclvl_state_get(SECLVL_STATE_PIN_DEV);
 }
 
 static __always_inline bool seclvl_is_pin_dir(struct inode *inode)
 {
-	return inode && seclvl_is_pin_sb(BPF_CORE_READ(inode, i_sb)) &&
-	       BPF_CORE_READ(inode, i_ino) ==
+	return inode && seclvl_is_pin_sb(inode->i_sb) &&
+	       inode->i_ino ==
 		       seclvl_state_get(SECLVL_STATE_PIN_INO);
 }
 
@@ -280,7 +283,7 @@ int BPF_PROG(seclvl_sb_umount, struct vfsmount *mnt, int flags)
 		return 0;
 	if (seclvl_enforced(SECLVL_UMOUNT, level))
 		return seclvl_refuse(SECLVL_UMOUNT);
-	if (seclvl_is_pin_sb(BPF_CORE_READ(mnt, mnt_sb)) ||
+	if (seclvl_is_pin_sb(mnt->mnt_sb) ||
 	    ((flags & MNT_DETACH) && seclvl_has_submounts(mnt)))
 		return -EPERM;
 	return 0;
@@ -306,7 +309,7 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, level) || !task->mm ||
 	    !seclvl_current_init_ns() ||
-	    !seclvl_mount_allows_suid(flags, BPF_CORE_READ(path, mnt, mnt_flags)))
+	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
 		return 0;
 	return seclvl_refuse(SECLVL_SUID_MOUNT);
 }
@@ -380,18 +383,18 @@ static __always_inline umode_t seclvl_setid_added(umode_t old, umode_t new)
 
 static __always_inline bool seclvl_is_blk(struct inode *inode)
 {
-	return (BPF_CORE_READ(inode, i_mode) & S_IFMT) == S_IFBLK;
+	return (inode->i_mode & S_IFMT) == S_IFBLK;
 }
 
 static __always_inline bool seclvl_is_chr(struct inode *inode)
 {
-	return (BPF_CORE_READ(inode, i_mode) & S_IFMT) == S_IFCHR;
+	return (inode->i_mode & S_IFMT) == S_IFCHR;
 }
 
 static __always_inline bool seclvl_is_sg(struct inode *inode)
 {
 	return seclvl_is_chr(inode) &&
-	       (BPF_CORE_READ(inode, i_rdev) >> MINORBITS) == SCSI_GENERIC_MAJOR;
+	       (inode->i_rdev >> MINORBITS) == SCSI_GENERIC_MAJOR;
 }
 
 static __always_inline bool seclvl_name_is(struct dentry *dentry,
@@ -401,7 +404,7 @@ static __always_inline bool seclvl_name_is(struct dentry *dentry,
 	int i;
 
 	if (bpf_probe_read_kernel_str(buf, sizeof(buf),
-				      BPF_CORE_READ(dentry, d_name.name)) != len)
+				      dentry->d_name.name) != len)
 		return false;
 	for (i = 0; i < len && i < sizeof(buf); i++)
 		if (buf[i] != name[i])
@@ -418,12 +421,12 @@ static __always_inline bool seclvl_name_is(struct dentry *dentry,
 static __always_inline bool seclvl_is_ftrace_switch(struct file *file)
 {
 	struct dentry *dentry = file->f_path.dentry;
-	struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
+	struct dentry *parent = dentry->d_parent;
 
-	return BPF_CORE_READ(file, f_inode, i_sb, s_magic) == PROC_SUPER_MAGIC &&
+	return file->f_inode->i_sb->s_magic == PROC_SUPER_MAGIC &&
 	       SECLVL_NAME_IS(dentry, "ftrace_enabled") &&
 	       SECLVL_NAME_IS(parent, "kernel") &&
-	       SECLVL_NAME_IS(BPF_CORE_READ(parent, d_parent), "sys");
+	       SECLVL_NAME_IS(parent->d_parent, "sys");
 }
 
 SEC("lsm/file_open")
@@ -451,7 +454,7 @@ int BPF_PROG(seclvl_file_open, struct file *file)
 /* file_bdev(): the block device whose inode backs @file's mapping. */
 static __always_inline struct block_device *seclvl_file_bdev(struct file *file)
 {
-	struct inode *host = BPF_CORE_READ(file, f_mapping, host);
+	struct inode *host = file->f_mapping->host;
 
 	return (void *)host -
 	       bpf_core_field_offset(struct bdev_inode, vfs_inode) +
@@ -497,7 +500,7 @@ static __always_inline int seclvl_check_chr_write(int level)
 static __always_inline int seclvl_check_device_write(struct file *file,
 						     int level)
 {
-	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	struct inode *inode = file->f_inode;
 
 	if (seclvl_is_blk(inode))
 		return seclvl_check_bdev_write(file, level);
@@ -608,11 +611,11 @@ int BPF_PROG(seclvl_uring_cmd, struct io_uring_cmd *ioucmd)
 static __always_inline int seclvl_check_shared_write(struct file *file,
 						     int level)
 {
-	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	struct inode *inode = file->f_inode;
 
 	if (seclvl_is_blk(inode))
 		return seclvl_check_bdev_write(file, level);
-	if (seclvl_is_chr(inode) && seclvl_is_devmem(BPF_CORE_READ(inode, i_rdev)))
+	if (seclvl_is_chr(inode) && seclvl_is_devmem(inode->i_rdev))
 		return seclvl_check(SECLVL_DEVMEM_WRITE, level);
 	return 0;
 }
@@ -651,7 +654,7 @@ int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
 	if (!seclvl_enforced(SECLVL_SETID_BITS, level) ||
 	    !(attr->ia_valid & ATTR_MODE))
 		return 0;
-	if (!seclvl_setid_added(BPF_CORE_READ(dentry, d_inode, i_mode),
+	if (!seclvl_setid_added(dentry->d_inode->i_mode,
 				attr->ia_mode))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS);
