@@ -9,3 +9,22 @@ err_has "add bpf to the lsm= boot parameter"
 check "  and left nothing pinned" test ! -e /sys/fs/bpf/seclvl
 expect_exit 3 seclvl-bpf status
 out_has "not loaded"
+# Bad usage is refused before anything is checked or loaded.
+expect_exit 2 seclvl-bpf load --level 3
+err_has "invalid level '3'"
+expect_exit 2 seclvl-bpf load --policy umount=3
+err_has "use 1, 2 or off"
+expect_exit 2 seclvl-bpf load --policy nosuch=1
+err_has "no restriction named 'nosuch'"
+expect_exit 2 seclvl-bpf load --policy umount
+err_has "NAME=1, NAME=2 or NAME=off"
+expect_exit 2 seclvl-bpf load --frobnicate
+err_has "unknown or incomplete option"
+expect_exit 2 seclvl-bpf raise two
+err_has "invalid level 'two'"
+expect_exit 3 seclvl-bpf raise 1
+err_has "not loaded"
+expect_exit 2 seclvl-bpf
+expect_exit 0 seclvl-bpf --help
+out_has "usage: seclvl-bpf load"
+check "none of it pinned anything" test ! -e /sys/fs/bpf/seclvl
