@@ -19,6 +19,7 @@ scenarios=(
 	"seclvlctl|"
 	"bootconf|"
 	"stock0||stock"
+	"stock-1||stock"
 	"stock1||stock"
 	"stock2||stock"
 	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"

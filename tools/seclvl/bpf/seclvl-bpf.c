@@ -210,8 +210,10 @@ static int check_clock(struct seclvl *skel)
 
 	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.seclvl_clock_check),
 				   &opts)) {
-		error("running the clock check: %s", strerror(errno));
-		return -errno;
+		int err = errno;
+
+		error("running the clock check: %s", strerror(err));
+		return -err;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	real = ts.tv_sec * 1000000000LL + ts.tv_nsec;
@@ -267,8 +269,11 @@ static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
 		if (!bpf_program__autoattach(prog) ||
 		    bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL)
 			continue;
-		if (n == max)
+		/* Room for this link and the two views'. */
+		if (n + 3 > max) {
+			error("more programs than the loader has room for");
 			return -E2BIG;
+		}
 		links[n] = bpf_program__attach(prog);
 		if (!links[n]) {
 			ret = -errno;
@@ -282,10 +287,10 @@ static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
 		}
 	}
 	ret = bpf_program__pin(skel->progs.seclvl_raise, RAISE_PIN);
-	if (!ret && n + 2 <= max)
+	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_level,
 				  skel->maps.seclvl_state, LEVEL_PIN, &links[n++]);
-	if (!ret && n + 1 <= max)
+	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_policy,
 				  skel->maps.seclvl_denials, POLICY_PIN,
 				  &links[n++]);
@@ -498,15 +503,24 @@ static int cmd_load(int argc, char **argv)
 		goto out;
 	if (mkdir(SECLVL_PIN_DIR, 0755) || chmod(SECLVL_PIN_DIR, 0755)) {
 		ret = -errno;
-		error("mkdir %s: %s", SECLVL_PIN_DIR, strerror(errno));
+		error("mkdir %s: %s", SECLVL_PIN_DIR, strerror(-ret));
 		goto out;
 	}
-	ret = write_state(skel, level);
+	/*
+	 * Up at 0 (or -1), so that a failure can still take the pins down;
+	 * raised, as any raise, once all is in place.
+	 */
+	ret = write_state(skel, level > 0 ? 0 : level);
 	if (ret) {
 		error("setting up the state map: %s", strerror(-ret));
 		goto out;
 	}
 	ret = attach_and_pin(skel, links, ARRAY_SIZE(links));
+	if (!ret && level > 0) {
+		ret = raise_to(level);
+		if (ret)
+			error("raising to %d: %s", level, strerror(-ret));
+	}
 	if (ret)
 		goto out;
 	if (read_level() != level) {
