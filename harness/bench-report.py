@@ -184,7 +184,9 @@ def main():
             f"{op} {by[(op, 'bpf0')][6]}" for op in ops
             if by[(op, "bpf0")][2] is not None) + ".",
         "",
-        "Object code in this build (KASAN-instrumented, KUnit tests left out):",
+        "Object code in this build (KASAN-instrumented, KUnit tests left out);"
+        " for seclvl-bpf, its programs' BPF instructions before the JIT and"
+        " its .rodata:",
         "",
     ] + size_lines
     with open(os.path.join(outdir, "summary.md"), "w") as f:
