@@ -307,11 +307,24 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 	struct task_struct *task = bpf_get_current_task_btf();
 	int level = seclvl_level();
 
+	/* Self-protection: nothing is mounted over the pins or remounted. */
+	if (level > 0 && seclvl_is_pin_sb(path->mnt->mnt_sb))
+		return -EPERM;
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, level) || !task->mm ||
 	    !seclvl_current_init_ns() ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
 		return 0;
 	return seclvl_refuse(SECLVL_SUID_MOUNT);
+}
+
+/* Self-protection: nor is a mount moved over them. */
+SEC("lsm/move_mount")
+int BPF_PROG(seclvl_move_mount, const struct path *from_path,
+	     const struct path *to_path)
+{
+	if (seclvl_level() <= 0 || !seclvl_is_pin_sb(to_path->mnt->mnt_sb))
+		return 0;
+	return -EPERM;
 }
 
 SEC("lsm/kernel_module_request")

@@ -201,8 +201,22 @@ TEST_F(bpf, token_create)
 	close(fd);
 }
 
-/* In a mount namespace of its own, so that level 0 loses nothing. */
-static int umount_in_child(const char *path, int flags)
+static int do_umount(const char *path, int flags)
+{
+	return umount2(path, flags);
+}
+
+static int do_mount_tmpfs(const char *path, int flags)
+{
+	return mount("none", path, "tmpfs", MS_NOSUID | flags, NULL);
+}
+
+/*
+ * @op(@path, @flags) in a mount namespace of its own, so that level 0
+ * loses nothing; -1 with its errno, or 0.
+ */
+static int in_child_ns(int (*op)(const char *, int), const char *path,
+		       int flags)
 {
 	pid_t pid = fork();
 	int status;
@@ -211,7 +225,7 @@ static int umount_in_child(const char *path, int flags)
 		if (unshare(CLONE_NEWNS) ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 			_exit(100);
-		_exit(umount2(path, flags) ? errno : 0);
+		_exit(op(path, flags) ? errno : 0);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return errno = EIO, -1;
@@ -221,14 +235,22 @@ static int umount_in_child(const char *path, int flags)
 
 TEST_F(bpf, umount_bpffs)
 {
-	EXPECT_GUARDED(umount_in_child("/sys/fs/bpf", 0));
-	EXPECT_GUARDED(umount_in_child("/sys/fs/bpf", MNT_DETACH));
+	EXPECT_GUARDED(in_child_ns(do_umount, "/sys/fs/bpf", 0));
+	EXPECT_GUARDED(in_child_ns(do_umount, "/sys/fs/bpf", MNT_DETACH));
 }
 
 /* A lazy unmount of a mount above the bpffs would take it along. */
 TEST_F(bpf, umount_lazy_above_bpffs)
 {
-	EXPECT_GUARDED(umount_in_child("/sys", MNT_DETACH));
+	EXPECT_GUARDED(in_child_ns(do_umount, "/sys", MNT_DETACH));
+}
+
+/* Hiding the pins, or remounting their bpffs. */
+TEST_F(bpf, mount_over_pins)
+{
+	EXPECT_GUARDED(in_child_ns(do_mount_tmpfs, BPF_DIR, 0));
+	EXPECT_GUARDED(in_child_ns(do_mount_tmpfs, "/sys/fs/bpf", 0));
+	EXPECT_GUARDED(in_child_ns(do_mount_tmpfs, "/sys/fs/bpf", MS_REMOUNT));
 }
 
 /* Disabling ftrace would take the hooks' trampolines out. */
