@@ -178,11 +178,11 @@ def main():
         "",
         "Verdict: " + ("every path within 1% of the baseline at every level."
                        if not misses else "over 1%: " + ", ".join(misses) + "."),
-        "Level 0: " + "; ".join(f"{op} {by[(op, 'level0')][6]}" for op in ops
-                                if by[(op, "level0")][2] is not None) + ".",
-        "BPF backend at level 0: " + "; ".join(
-            f"{op} {by[(op, 'bpf0')][6]}" for op in ops
-            if by[(op, "bpf0")][2] is not None) + ".",
+    ] + [
+        f"{label}: " + "; ".join(f"{op} {by[(op, c)][6]}" for op in ops
+                                 if by[(op, c)][2] is not None) + "."
+        for c, label in zip(LEVEL0, ("Level 0", "BPF backend at level 0"))
+    ] + [
         "",
         "Object code in this build (KASAN-instrumented, KUnit tests left out);"
         " for seclvl-bpf, its programs' BPF instructions before the JIT and"

@@ -9,8 +9,7 @@ if [ -n "${bench_level:-}" ]; then
 	check "seclvl at level $bench_level" level_is "$bench_level"
 elif [ -n "${bench_bpf:-}" ]; then
 	stock_setup
-	check "seclvl-bpf load" seclvl-bpf load
-	[ "$bench_bpf" = 0 ] || check "raise to $bench_bpf" seclvl-bpf raise "$bench_bpf"
+	check "seclvl-bpf load --level $bench_bpf" seclvl-bpf load --level "$bench_bpf"
 	check "the BPF backend at level $bench_bpf" level_is "$bench_bpf"
 elif [ -n "${bench_stock:-}" ]; then
 	stock_setup

@@ -386,18 +386,11 @@ static void log_change(int from, int to)
 		   to, getpid());
 }
 
-static int parse_policy(const char *arg, int *rule_level)
+/* One policy row, from --policy or a seclvl.conf line. */
+static int set_policy(const char *name, const char *value, int *rule_level)
 {
-	char name[SECLVL_NAME_MAX];
-	const char *eq = strchr(arg, '=');
 	int r, level;
 
-	if (!eq || (size_t)(eq - arg) >= sizeof(name)) {
-		error("--policy takes NAME=1, NAME=2 or NAME=off, not '%s'", arg);
-		return -1;
-	}
-	memcpy(name, arg, eq - arg);
-	name[eq - arg] = '\0';
 	for (r = 0; r < SECLVL_NR_RESTRICTIONS; r++)
 		if (!strcmp(rules[r].name, name))
 			break;
@@ -405,14 +398,28 @@ static int parse_policy(const char *arg, int *rule_level)
 		error("no restriction named '%s'", name);
 		return -1;
 	}
-	if (!strcmp(eq + 1, "off")) {
+	if (!strcmp(value, "off")) {
 		level = SECLVL_OFF;
-	} else if (!parse_int(eq + 1, 1, SECLVL_MAX, &level)) {
-		error("invalid level '%s' for %s: use 1, 2 or off", eq + 1, name);
+	} else if (!parse_int(value, 1, SECLVL_MAX, &level)) {
+		error("invalid level '%s' for %s: use 1, 2 or off", value, name);
 		return -1;
 	}
 	rule_level[r] = level;
 	return 0;
+}
+
+static int parse_policy(const char *arg, int *rule_level)
+{
+	char name[SECLVL_NAME_MAX];
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || (size_t)(eq - arg) >= sizeof(name)) {
+		error("--policy takes NAME=1, NAME=2 or NAME=off, not '%s'", arg);
+		return -1;
+	}
+	memcpy(name, arg, eq - arg);
+	name[eq - arg] = '\0';
+	return set_policy(name, eq + 1, rule_level);
 }
 
 /*
@@ -421,7 +428,7 @@ static int parse_policy(const char *arg, int *rule_level)
  */
 static int read_config(const char *path, int *rule_level)
 {
-	char line[4096], kw[16], name[64], value[16], extra[2], arg[96];
+	char line[4096], kw[16], name[64], value[16], extra[2];
 	int n = 0, fields, ret = 0;
 	FILE *f = fopen(path, "re");
 
@@ -440,8 +447,7 @@ static int read_config(const char *path, int *rule_level)
 			ret = -1;
 			break;
 		}
-		snprintf(arg, sizeof(arg), "%s=%s", name, value);
-		ret = parse_policy(arg, rule_level);
+		ret = set_policy(name, value, rule_level);
 	}
 	fclose(f);
 	return ret;

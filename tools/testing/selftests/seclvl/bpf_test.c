@@ -22,13 +22,6 @@
 
 #define LINK_PIN BPF_DIR "/seclvl_capable"
 
-static mode_t mode_of_pin(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? (mode_t)-1 : st.st_mode & 07777;
-}
-
 static bool raised(void)
 {
 	return current_level() > 0;
@@ -68,14 +61,6 @@ static void expect_guarded(struct __test_metadata *const _metadata, int ret,
 		expect_guarded(_metadata, __ret, __err);    \
 	} while (0)
 
-static int fd_result(int fd)
-{
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
 /* One instruction pair: r0 = 0; exit. */
 static int load_prog(enum bpf_prog_type type, enum bpf_attach_type attach,
 		     const char *btf_name)
@@ -97,30 +82,30 @@ static int load_prog(enum bpf_prog_type type, enum bpf_attach_type attach,
 /* Anyone may read the level and the policy; only root may raise. */
 TEST_F(bpf, pin_modes)
 {
-	EXPECT_EQ(0755, mode_of_pin(BPF_DIR));
-	EXPECT_EQ(0644, mode_of_pin(BPF_LEVEL_FILE));
-	EXPECT_EQ(0644, mode_of_pin(BPF_POLICY_FILE));
-	EXPECT_EQ(0600, mode_of_pin(BPF_RAISE_PIN));
-	EXPECT_EQ(0600, mode_of_pin(LINK_PIN));
+	EXPECT_EQ(0755, mode_of(BPF_DIR));
+	EXPECT_EQ(0644, mode_of(BPF_LEVEL_FILE));
+	EXPECT_EQ(0644, mode_of(BPF_POLICY_FILE));
+	EXPECT_EQ(0600, mode_of(BPF_RAISE_PIN));
+	EXPECT_EQ(0600, mode_of(LINK_PIN));
 }
 
 TEST_F(bpf, load_lsm_program)
 {
-	EXPECT_GUARDED(fd_result(load_prog(BPF_PROG_TYPE_LSM, BPF_LSM_MAC,
-					   "file_open")));
+	EXPECT_GUARDED(opened(load_prog(BPF_PROG_TYPE_LSM, BPF_LSM_MAC,
+					"file_open")));
 }
 
 TEST_F(bpf, load_fmod_ret_on_security_hook)
 {
-	EXPECT_GUARDED(fd_result(load_prog(BPF_PROG_TYPE_TRACING,
-					   BPF_MODIFY_RETURN,
-					   "security_file_open")));
+	EXPECT_GUARDED(opened(load_prog(BPF_PROG_TYPE_TRACING,
+					BPF_MODIFY_RETURN,
+					"security_file_open")));
 }
 
 TEST_F(bpf, load_freplace)
 {
 	/* No target given: at level 0 the kernel refuses it, not EPERM. */
-	int ret = fd_result(load_prog(BPF_PROG_TYPE_EXT, 0, NULL));
+	int ret = opened(load_prog(BPF_PROG_TYPE_EXT, 0, NULL));
 
 	EXPECT_EQ(-1, ret);
 	expect_guarded(_metadata, ret, errno);
@@ -128,7 +113,7 @@ TEST_F(bpf, load_freplace)
 
 TEST_F(bpf, load_struct_ops)
 {
-	int ret = fd_result(load_prog(BPF_PROG_TYPE_STRUCT_OPS, 0, NULL));
+	int ret = opened(load_prog(BPF_PROG_TYPE_STRUCT_OPS, 0, NULL));
 
 	EXPECT_EQ(-1, ret);
 	expect_guarded(_metadata, ret, errno);
@@ -196,8 +181,8 @@ TEST_F(bpf, token_create)
 
 	ASSERT_LE(0, fd);
 	attr.token_create.bpffs_fd = fd;
-	EXPECT_GUARDED(fd_result(syscall(SYS_bpf, BPF_TOKEN_CREATE, &attr,
-					 sizeof(attr))));
+	EXPECT_GUARDED(opened(syscall(SYS_bpf, BPF_TOKEN_CREATE, &attr,
+				      sizeof(attr))));
 	close(fd);
 }
 

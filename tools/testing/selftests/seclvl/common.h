@@ -131,9 +131,20 @@ static inline bool bpf_gap(struct __test_metadata *const _metadata,
 	SKIP(return true, "not enforced by the BPF backend: %s", why);
 }
 
+/* The level and policy files of the backend that enforces here. */
+static inline const char *level_file(void)
+{
+	return bpf_backend() ? BPF_LEVEL_FILE : LEVEL_FILE;
+}
+
+static inline const char *policy_file(void)
+{
+	return bpf_backend() ? BPF_POLICY_FILE : POLICY_FILE;
+}
+
 static inline int current_level(void)
 {
-	return level_from(bpf_backend() ? BPF_LEVEL_FILE : LEVEL_FILE);
+	return level_from(level_file());
 }
 
 /* The BPF backend's raise: its pinned program run once; 0 or the errno. */
@@ -161,8 +172,7 @@ static inline bool policy_row(const char *name, int *level, long *denials)
 {
 	char buf[4096], *line, *save = NULL;
 
-	if (read_file(bpf_backend() ? BPF_POLICY_FILE : POLICY_FILE, buf,
-		      sizeof(buf)) <= 0)
+	if (read_file(policy_file(), buf, sizeof(buf)) <= 0)
 		return false;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
