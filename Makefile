@@ -12,7 +12,7 @@
 
 H := harness
 
-.PHONY: all deps tree kernel guest stock test run demo bench checkpatch clean distclean \
+.PHONY: all deps tree kernel guest stock tiny test run demo bench checkpatch clean distclean \
 	seclvlctl install-seclvlctl seclvl-bpf install-seclvl-bpf patch install
 
 all: guest seclvlctl
@@ -52,7 +52,10 @@ guest: kernel
 stock: guest
 	@$(H)/build-stock.sh
 
-test: stock
+tiny: kernel
+	@$(H)/build-tiny.sh
+
+test: stock tiny
 	@$(H)/test.sh
 
 run: guest
@@ -73,7 +76,7 @@ checkpatch: tree
 		./scripts/checkpatch.pl --no-tree --strict ../../patches/*.patch
 
 clean:
-	rm -rf build/kernel build/guest build/results
+	rm -rf build/kernel build/guest build/results build/tiny build/check
 
 distclean:
 	rm -rf build

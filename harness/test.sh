@@ -23,6 +23,7 @@ scenarios=(
 	"stock1||stock"
 	"stock2||stock"
 	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"
+	"tiny||tiny"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -83,6 +84,9 @@ for entry in "${scenarios[@]}"; do
 	boot_env=()
 	[ "$kernel" = stock ] &&
 		boot_env=(SECLVL_KERNEL="$STOCK/vmlinuz" SECLVL_INITRD="$STOCK/initramfs.cpio")
+	[ "$kernel" = tiny ] &&
+		boot_env=(SECLVL_KERNEL="$BUILD/tiny/arch/x86/boot/bzImage"
+			  SECLVL_INITRD="$BUILD/tiny/initramfs.cpio")
 	# shellcheck disable=SC2086
 	progress "$name" "$BUILD/results/$name.boot.log" guest_status \
 		env "${boot_env[@]}" "$TOP/harness/boot.sh" "$name" $args || true
@@ -113,6 +117,10 @@ for entry in "${scenarios[@]}"; do
 			e2fsck -fn "$out/part1.img" > "$out/fsck.log" 2>&1
 		host_check "$name: the file written at level 2 is on the disk" \
 			bash -c "debugfs -R 'cat /level2-file' '$out/part1.img' 2>/dev/null | grep -qx written-at-level-2"
+	fi
+	if [ "$name" = tiny ]; then
+		host_check "tiny: W=1 and sparse say nothing of security/seclvl: $(head -n 3 "$BUILD/tiny/warnings.log")" \
+			[ ! -s "$BUILD/tiny/warnings.log" ]
 	fi
 	echo "   $name: $((pass + fail - before)) checks" >&2
 done

@@ -69,12 +69,6 @@ static const struct file_operations seclvl_level_fops = {
 	.llseek = generic_file_llseek,
 };
 
-static const struct proc_ops seclvl_proc_ops = {
-	.proc_read = seclvl_level_read,
-	.proc_write = seclvl_level_write,
-	.proc_lseek = generic_file_llseek,
-};
-
 static ssize_t seclvl_policy_read(struct file *file, char __user *buf,
 				  size_t count, loff_t *ppos)
 {
@@ -172,6 +166,35 @@ static struct ctl_table seclvl_sysctl_table[] = {
 	},
 };
 
+#ifdef CONFIG_PROC_FS
+static const struct proc_ops seclvl_proc_ops = {
+	.proc_read = seclvl_level_read,
+	.proc_write = seclvl_level_write,
+	.proc_lseek = generic_file_llseek,
+};
+
+static void __init seclvl_init_proc(void)
+{
+	if (!proc_create("seclvl", 0644, NULL, &seclvl_proc_ops))
+		pr_err("cannot create /proc/seclvl\n");
+}
+#else
+static inline void seclvl_init_proc(void) { }
+#endif
+
+/*
+ * /proc/seclvl and kernel.securelevel are the other two doors; a kernel
+ * without PROC_FS or SYSCTL simply lacks them.  A failure to create one
+ * of them leaves securityfs, which holds the policy and the escape too.
+ */
+static void __init seclvl_init_other_doors(void)
+{
+	seclvl_init_proc();
+	if (IS_ENABLED(CONFIG_SYSCTL) &&
+	    !register_sysctl("kernel", seclvl_sysctl_table))
+		pr_err("cannot register the sysctl kernel.securelevel\n");
+}
+
 static int __init seclvl_init_fs(void)
 {
 	struct dentry *dir, *level, *policy, *escape;
@@ -196,25 +219,17 @@ static int __init seclvl_init_fs(void)
 	      PTR_ERR_OR_ZERO(escape);
 	if (err)
 		goto fail_securityfs;
-	if (!proc_create("seclvl", 0644, NULL, &seclvl_proc_ops)) {
-		err = -ENOMEM;
-		goto fail_securityfs;
-	}
-	if (!register_sysctl("kernel", seclvl_sysctl_table)) {
-		err = -ENOMEM;
-		goto fail_proc;
-	}
+	seclvl_init_other_doors();
 	return 0;
 
-fail_proc:
-	remove_proc_entry("seclvl", NULL);
 fail_securityfs:
 	securityfs_remove(escape);
 	securityfs_remove(policy);
 	securityfs_remove(level);
 	securityfs_remove(dir);
 fail:
-	pr_err("cannot create the level interfaces: %d\n", err);
+	pr_err("cannot create the securityfs interface: %d\n", err);
+	seclvl_init_other_doors();
 	return err;
 }
 
