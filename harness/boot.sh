@@ -49,6 +49,9 @@ for d in scsi nvme; do
 	mkfs.ext4 -q -F "$out/$d.img" 4M >/dev/null
 	truncate -s 8M "$out/$d.img"
 done
+# A second virtio disk that nothing uses, to format, partition and bind a
+# loop device to; ext4 so that a test can try to mount it.
+mkfs.ext4 -q -F "$out/spare.img" 8M >/dev/null
 
 # SECLVL_ICOUNT=1 (make bench): one vCPU whose clock counts instructions
 # (1 ns each), so the guest times code paths without the host's noise.
@@ -60,6 +63,7 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$smp" "${clock[@]}" -no
       -no-reboot -display none
       -kernel "$kernel" -initrd "$initrd"
       -drive "file=$disk,if=virtio,format=raw"
+      -drive "file=$out/spare.img,if=virtio,format=raw"
       -device virtio-scsi-pci,id=scsi
       -drive "file=$out/scsi.img,if=none,id=sd,format=raw"
       -device scsi-hd,drive=sd,bus=scsi.0

@@ -37,6 +37,16 @@ cp "$GUEST/seclvl_bench" "$root/bench/"
 cp "$GUEST/seclvl_true" "$root/bin/"
 install -D -m 0755 "$GUEST/seclvl.init" "$root/etc/init.d/seclvl"
 cp "$TOP/tools/seclvl/seclvl.conf" "$root/etc/seclvl.conf.example"
+# e2fsprogs' mke2fs and util-linux's sfdisk, with their libraries, for the
+# tests that format and partition an unused disk (busybox has neither).
+for bin in mke2fs sfdisk; do
+	path=$(command -v "$bin") || die "$bin not found"
+	install -D -m 0755 "$path" "$root/usr/local/sbin/$bin"
+	for lib in $(ldd "$path" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'); do
+		# 0755: the kernel opens the dynamic loader for execution.
+		[ -e "$root$lib" ] || install -D -m 0755 "$lib" "$root$lib"
+	done
+done
 cp "$TOP/harness/guest/init" "$root/init"
 cp "$TOP"/harness/guest/scenarios/*.sh "$root/scenarios/"
 chmod 0755 "$root/init"

@@ -62,7 +62,7 @@ check "the series gives the files the test kernel was built from (differ: ${diff
 	[ ${#differ[@]} -eq 0 ]
 
 # checkpatch on each patch.  Files added by patches 4 and 7 trip "does
-# MAINTAINERS need updating?": patch 6 adds the entry, checked below.
+# MAINTAINERS need updating?": patch 7 adds the entry, checked below.
 check "checkpatch --strict on the series" \
 	perl "$SRC/scripts/checkpatch.pl" --strict --terse -q --ignore FILE_PATH_CHANGES \
 	"${series[@]}"

@@ -11,25 +11,41 @@
 #include <kunit/test.h>
 #include <linux/blkdev.h>
 #include <linux/capability.h>
+#include <linux/cdev.h>
 #include <linux/cdrom.h>
 #include <linux/cred.h>
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/io_uring/cmd.h>
 #include <linux/kernel_read_file.h>
 #include <linux/lsm_hooks.h>
+#include <linux/magic.h>
 #include <linux/major.h>
+#include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/nsproxy.h>
 #include <linux/nvme_ioctl.h>
+#include <linux/pagemap.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/security.h>
+#include <linux/sysctl.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
 #include <linux/xattr.h>
+#include <net/net_namespace.h>
+#include <uapi/linux/blkdev.h>
+#include <uapi/linux/blkpg.h>
+#include <uapi/linux/blkzoned.h>
+#include <uapi/linux/ext4.h>
+#include <uapi/linux/loop.h>
+#include <uapi/linux/sed-opal.h>
 #include <scsi/scsi_ioctl.h>
 #include <scsi/sg.h>
 #include <uapi/linux/mount.h>
@@ -75,13 +91,34 @@ static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 	return seclvl_refuse(r, level, !(opts & CAP_OPT_NOAUDIT), "%s", name);
 }
 
+/* Whether @mm is init's memory. */
+static bool seclvl_is_init_mm(const void *mm)
+{
+	struct task_struct *init;
+	bool ret;
+
+	if (!mm)
+		return false;
+	rcu_read_lock();
+	init = find_task_by_pid_ns(1, &init_pid_ns);
+	ret = init && READ_ONCE(init->mm) == mm;
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * Init, or a task that shares its memory (a CLONE_VM child, such as the
+ * vfork()ed helpers an init system spawns): writing its memory writes
+ * init's.  ptrace_may_access() holds @child's task lock, so ->mm is stable.
+ */
 static int hook_ptrace_access_check(struct task_struct *child,
 				    unsigned int mode)
 {
 	int level;
 
 	if (!seclvl_enforced(SECLVL_PTRACE_INIT, &level) ||
-	    !(mode & PTRACE_MODE_ATTACH) || !is_global_init(child))
+	    !(mode & PTRACE_MODE_ATTACH) ||
+	    !(is_global_init(child) || seclvl_is_init_mm(child->mm)))
 		return 0;
 	return seclvl_refuse(SECLVL_PTRACE_INIT, level,
 			     !(mode & PTRACE_MODE_NOAUDIT),
@@ -120,6 +157,17 @@ static int hook_settime(const struct timespec64 *ts, const struct timezone *tz)
 	return 0;
 }
 
+/*
+ * Whether @mapping is a loop device's backing file's (or disk's): the
+ * loop driver clears __GFP_IO there while it is bound (loop_configure(),
+ * loop_change_fd()) and nothing else in the kernel does.  With two loop
+ * devices over one file the first to unbind restores the mask early.
+ */
+static bool seclvl_backs_loop(struct address_space *mapping)
+{
+	return !(mapping_gfp_mask(mapping) & __GFP_IO);
+}
+
 static int hook_sb_umount(struct vfsmount *mnt, int flags)
 {
 	int level;
@@ -152,11 +200,59 @@ static bool seclvl_mount_allows_suid(unsigned long flags, int mnt_flags)
  * The kernel's own mounts of root= and devtmpfs, made before any user
  * space ran (no mm yet), are what the boot command line asked for.
  */
+/*
+ * Moving a mount of the initial mount namespace, or pivoting its root,
+ * uncovers what the mount hid, as unmounting it would.  A container moves
+ * mounts of its own namespace.
+ */
+static int seclvl_check_move(const char *what, const struct path *path)
+{
+	int level;
+
+	if (!seclvl_enforced(SECLVL_UMOUNT, &level) ||
+	    current->nsproxy->mnt_ns != init_nsproxy.mnt_ns)
+		return 0;
+	return seclvl_refuse(SECLVL_UMOUNT, level, true, "%s %pd", what,
+			     path->dentry);
+}
+
+/* A mount made by fsmount(2) and not yet attached has no parent. */
+static bool seclvl_mount_attached(const struct path *path)
+{
+	struct path up = *path;
+	bool attached;
+
+	path_get(&up);
+	attached = follow_up(&up);
+	path_put(&up);
+	return attached;
+}
+
+static int hook_move_mount(const struct path *from_path,
+			   const struct path *to_path)
+{
+	if (!seclvl_mount_attached(from_path))
+		return 0;
+	return seclvl_check_move("move a mount to", to_path);
+}
+
+static int hook_sb_pivotroot(const struct path *old_path,
+			     const struct path *new_path)
+{
+	return seclvl_check_move("pivot the root to", new_path);
+}
+
 static int hook_sb_mount(const char *dev_name, const struct path *path,
 			 const char *type, unsigned long flags, void *data)
 {
 	int level;
 
+	if ((flags & MS_MOVE) && !(flags & MS_REMOUNT)) {
+		int err = seclvl_check_move("move a mount to", path);
+
+		if (err)
+			return err;
+	}
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) || !current->mm ||
 	    current_user_ns() != &init_user_ns ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
@@ -170,19 +266,66 @@ static int hook_sb_mount(const char *dev_name, const struct path *path,
 			     dev_name ?: "none", type ?: "?", path->dentry);
 }
 
+/*
+ * Removing or replacing a dentry that is a mount point in another mount
+ * namespace detaches every mount on it, in every namespace, without
+ * sb_umount (__detach_mounts()).  Where the caller's own namespace has a
+ * mount there, the VFS has already refused with EBUSY (rmdir, unlink) or
+ * will (rename).
+ */
+static int seclvl_check_detach(struct dentry *dentry, const char *what)
+{
+	int level;
+
+	if (!seclvl_enforced(SECLVL_UMOUNT, &level) || !d_mountpoint(dentry))
+		return 0;
+	return seclvl_refuse(SECLVL_UMOUNT, level, true,
+			     "%s %pd, a mount point, which detaches its mounts",
+			     what, dentry);
+}
+
+static int hook_inode_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	return seclvl_check_detach(dentry, "remove");
+}
+
+static int hook_inode_unlink(struct inode *dir, struct dentry *dentry)
+{
+	return seclvl_check_detach(dentry, "remove");
+}
+
+/* Renaming a mount point elsewhere moves its mounts away from the path. */
+static int hook_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
+			     struct inode *new_dir, struct dentry *new_dentry)
+{
+	return seclvl_check_detach(old_dentry, "rename") ?:
+	       seclvl_check_detach(new_dentry, "rename over");
+}
+
 /* mount_setattr(2), and fsmount(2) with every attribute it does not set. */
 static int hook_mount_setattr(const struct path *path, unsigned int attr_set,
 			      unsigned int attr_clr)
 {
 	int level;
 
+	bool nosuid_after;
+
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) ||
 	    current_user_ns() != &init_user_ns ||
-	    !(attr_clr & MOUNT_ATTR_NOSUID) || (attr_set & MOUNT_ATTR_NOSUID))
+	    (attr_set & MOUNT_ATTR_NOSUID))
 		return 0;
-	return seclvl_refuse(SECLVL_SUID_MOUNT, level, true,
-			     "mount attributes of %pd without nosuid",
-			     path->dentry);
+	nosuid_after = !(attr_clr & MOUNT_ATTR_NOSUID) &&
+		       (path->mnt->mnt_flags & MNT_NOSUID);
+	/*
+	 * Clearing nosuid; or an idmapping on a mount without it, which
+	 * makes the set-id files of a mapped owner run as another.
+	 */
+	if ((attr_clr & MOUNT_ATTR_NOSUID) ||
+	    ((attr_set & MOUNT_ATTR_IDMAP) && !nosuid_after))
+		return seclvl_refuse(SECLVL_SUID_MOUNT, level, true,
+				     "mount attributes of %pd without nosuid",
+				     path->dentry);
+	return 0;
 }
 
 static int hook_kernel_module_request(char *kmod_name)
@@ -273,14 +416,165 @@ static bool seclvl_is_devmem(dev_t dev)
 }
 
 /*
- * Set-id bits raise privilege only when added, and only on non-directories
- * (on a directory S_ISGID passes the group on, S_ISUID does nothing).
+ * The set-id bits of @mode that take effect on exec: set-uid on a file
+ * anyone may execute, set-gid on one its group may (without group execute
+ * S_ISGID means mandatory locking, and exec ignores it).
+ */
+static umode_t seclvl_setid_effective(umode_t mode)
+{
+	umode_t bits = 0;
+
+	if ((mode & S_ISUID) && (mode & 0111))
+		bits |= S_ISUID;
+	if ((mode & S_ISGID) && (mode & 0010))	/* group execute */
+		bits |= S_ISGID;
+	return bits;
+}
+
+/*
+ * Set-id bits raise privilege only when added, or made effective by an
+ * execute bit, and only on non-directories (on a directory S_ISGID passes
+ * the group on, S_ISUID does nothing).
  */
 static umode_t seclvl_setid_added(umode_t old, umode_t new)
 {
 	if (S_ISDIR(new))
 		return 0;
-	return new & ~old & (S_ISUID | S_ISGID);
+	return (new & ~old & (S_ISUID | S_ISGID)) |
+	       (seclvl_setid_effective(new) & ~seclvl_setid_effective(old));
+}
+
+/*
+ * Writing a loop device's backing file writes the loop device's disk,
+ * which seclvl cannot tell from one that is mounted: both restrictions on
+ * disk writes apply to it.
+ */
+static int seclvl_check_loop_backing(struct file *file, const char *what)
+{
+	int level;
+
+	if (!seclvl_backs_loop(file->f_mapping))
+		return 0;
+	if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, &level))
+		return seclvl_refuse(SECLVL_BLOCKDEV_WRITE, level, true,
+				     "%s %pD, which backs a loop device",
+				     what, file);
+	if (seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, &level))
+		return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE, level, true,
+				     "%s %pD, which backs a loop device",
+				     what, file);
+	return 0;
+}
+
+/* /dev/snapshot, wherever its node is: a hibernation image in or out. */
+static bool seclvl_is_snapshot(dev_t dev)
+{
+	return MAJOR(dev) == MISC_MAJOR && MINOR(dev) == SNAPSHOT_MINOR;
+}
+
+/*
+ * The kernel asks lockdown only when /dev/snapshot is opened; through an
+ * older descriptor an image could still be written and restored.
+ */
+static int seclvl_check_snapshot(struct file *file, const char *what)
+{
+	int level;
+
+	if (!seclvl_enforced(SECLVL_LOCKDOWN_INTEGRITY, &level))
+		return 0;
+	return seclvl_refuse(SECLVL_LOCKDOWN_INTEGRITY, level, true,
+			     "%s %pD, the hibernation image device", what,
+			     file);
+}
+
+/*
+ * Whether @file is a /proc/PID/mem of init: within procfs only the mem
+ * file has unsigned offsets, and it keeps the mm as private_data (so do
+ * the attr files, which init writes for itself).
+ */
+static bool seclvl_is_init_mem(struct file *file)
+{
+	return (file->f_op->fop_flags & FOP_UNSIGNED_OFFSET) &&
+	       seclvl_is_init_mm(file->private_data);
+}
+
+/*
+ * A setting of the initial network namespace under /proc/sys/net: root
+ * passes net_ctl_permissions() by its uid alone, whatever its capabilities.
+ */
+static bool seclvl_is_net_sysctl(struct file *file)
+{
+#if defined(CONFIG_NET) && defined(CONFIG_PROC_SYSCTL)
+	return proc_sys_set(file) == &init_net.sysctls;
+#else
+	return false;
+#endif
+}
+
+/*
+ * What seclvl refuses to open for write, refused on each write as well: a
+ * descriptor opened before the raise, or taken from another process, may
+ * do no more than one opened now.  @what says how: "open for writing",
+ * "write to", ...
+ */
+static int seclvl_check_write(struct file *file, const char *what)
+{
+	struct inode *inode = file_inode(file);
+	int level, err;
+
+	if (S_ISCHR(inode->i_mode)) {
+		if (seclvl_is_snapshot(inode->i_rdev))
+			return seclvl_check_snapshot(file, what);
+		if (!seclvl_is_devmem(inode->i_rdev) ||
+		    !seclvl_enforced(SECLVL_DEVMEM_WRITE, &level))
+			return 0;
+		return seclvl_refuse(SECLVL_DEVMEM_WRITE, level, true,
+				     "%s %pD (%u:%u)", what, file,
+				     MAJOR(inode->i_rdev), MINOR(inode->i_rdev));
+	}
+	if (!S_ISREG(inode->i_mode))
+		return 0;
+	/*
+	 * A set-id program keeps its bits when root changes it (root has
+	 * CAP_FSETID): new content would run with the old privilege.
+	 */
+	if (seclvl_setid_effective(inode->i_mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, &level))
+		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+				     "%s set-id file %pD", what, file);
+	err = seclvl_check_loop_backing(file, what);
+	if (err)
+		return err;
+	switch (inode->i_sb->s_magic) {
+	case BINFMTFS_MAGIC:
+		/* An interpreter with flag C runs as the set-id file it opens. */
+		if (!seclvl_enforced(SECLVL_SETID_BITS, &level))
+			return 0;
+		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+				     "%s binfmt_misc file %pD", what,
+				     file);
+	case DEBUGFS_MAGIC:
+		/* The kernel's lockdown checks debugfs at open only. */
+		if (!seclvl_enforced(SECLVL_LOCKDOWN_INTEGRITY, &level))
+			return 0;
+		return seclvl_refuse(SECLVL_LOCKDOWN_INTEGRITY, level, true,
+				     "%s debugfs file %pD", what, file);
+	case PROC_SUPER_MAGIC:
+		if (seclvl_enforced(SECLVL_NET_ADMIN, &level) &&
+		    seclvl_is_net_sysctl(file))
+			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+					     "%s network setting %pD",
+					     what, file);
+		/* Set by the open method, after file_open: write only. */
+		if (seclvl_enforced(SECLVL_PTRACE_INIT, &level) &&
+		    seclvl_is_init_mem(file))
+			return seclvl_refuse(SECLVL_PTRACE_INIT, level, true,
+					     "%s the memory of init through %pD",
+					     what, file);
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 static int hook_file_open(struct file *file)
@@ -290,12 +584,12 @@ static int hook_file_open(struct file *file)
 
 	if (seclvl_hook_level() <= 0)
 		return 0;
-	if (S_ISCHR(inode->i_mode) && (file->f_mode & FMODE_WRITE) &&
-	    seclvl_enforced(SECLVL_DEVMEM_WRITE, &level) &&
-	    seclvl_is_devmem(inode->i_rdev))
-		return seclvl_refuse(SECLVL_DEVMEM_WRITE, level, true,
-				     "open %pD (%u:%u) for write", file,
-				     MAJOR(inode->i_rdev), MINOR(inode->i_rdev));
+	if (file->f_mode & FMODE_WRITE) {
+		int err = seclvl_check_write(file, "open for writing");
+
+		if (err)
+			return err;
+	}
 	/* O_TMPFILE creates without inode_create; this is its first hook. */
 	if ((file->f_flags & __O_TMPFILE) &&
 	    seclvl_enforced(SECLVL_SETID_BITS, &level) &&
@@ -306,33 +600,66 @@ static int hook_file_open(struct file *file)
 	return 0;
 }
 
+#ifdef CONFIG_BLOCK
 /*
- * Whether a write to @bdev would write under a user of the disk: @bdev is
- * mounted or claimed, or it is a disk with such a partition, or it is a
- * partition of a disk that is itself claimed.  A disk is also marked as
- * claimed while one of its partitions is, which must not block writes to
- * the other partitions.
+ * Whether a write to @bdev through @file would write under a user of the
+ * disk: @bdev is mounted or claimed other than by @file, or backs a loop
+ * device, or it is a disk with such a partition, or it is a partition of
+ * a disk that is itself claimed or backs a loop device.  A disk is also
+ * marked as claimed while one of its partitions is, which must not block
+ * writes to the other partitions.
  */
-static bool seclvl_bdev_in_use(struct block_device *bdev)
+/* Whether a partition of the disk @whole backs a loop device. */
+static bool seclvl_part_backs_loop(struct block_device *whole)
 {
-	struct block_device *whole = bdev_whole(bdev);
 	struct block_device *part;
 	unsigned long idx;
-	bool for_a_partition = false;
+	bool ret = false;
 
-	if (READ_ONCE(bdev->bd_holder))
+	rcu_read_lock();
+	xa_for_each_start(&whole->bd_disk->part_tbl, idx, part, 1) {
+		if (seclvl_backs_loop(part->bd_mapping)) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/* Whether @bdev, its whole disk or, for a disk, a partition backs a loop. */
+static bool seclvl_bdev_backs_loop(struct block_device *bdev)
+{
+	return seclvl_backs_loop(bdev->bd_mapping) ||
+	       seclvl_backs_loop(bdev_whole(bdev)->bd_mapping) ||
+	       (!bdev_is_partition(bdev) && seclvl_part_backs_loop(bdev));
+}
+
+static bool seclvl_bdev_in_use(struct block_device *bdev, struct file *file)
+{
+	struct block_device *whole = bdev_whole(bdev);
+	void *holder = READ_ONCE(bdev->bd_holder);
+	struct block_device *part;
+	unsigned long idx;
+	bool used = true;
+
+	/* A loop device over it, over its disk, or over one of its parts. */
+	if (seclvl_bdev_backs_loop(bdev))
 		return true;
+	/* An O_EXCL open makes its file the holder: that is the writer. */
+	if (holder)
+		return holder != file;
 	if (!bdev_is_partition(bdev) || !READ_ONCE(whole->bd_holder))
 		return false;
 	rcu_read_lock();
 	xa_for_each_start(&bdev->bd_disk->part_tbl, idx, part, 1) {
 		if (READ_ONCE(part->bd_holder)) {
-			for_a_partition = true;
+			used = false;
 			break;
 		}
 	}
 	rcu_read_unlock();
-	return !for_a_partition;
+	return used;
 }
 
 static int seclvl_check_bdev_write(struct file *file)
@@ -344,12 +671,24 @@ static int seclvl_check_bdev_write(struct file *file)
 		return seclvl_refuse(SECLVL_BLOCKDEV_WRITE, level, true,
 				     "write to block device %pg", bdev);
 	if (seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, &level) &&
-	    seclvl_bdev_in_use(bdev))
+	    seclvl_bdev_in_use(bdev, file))
 		return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE, level, true,
 				     "write to block device %pg, which is in use",
 				     bdev);
 	return 0;
 }
+#else
+/* Without the block layer there are no block devices to write. */
+static int seclvl_check_bdev_write(struct file *file)
+{
+	return 0;
+}
+
+static bool seclvl_bdev_backs_loop(struct block_device *bdev)
+{
+	return false;
+}
+#endif
 
 /*
  * sg, bsg and NVMe character devices drive a disk that seclvl cannot see,
@@ -376,6 +715,30 @@ static bool seclvl_is_sg(struct inode *inode)
 }
 
 /*
+ * Whether the device behind an open character device file is of class
+ * @name ("bsg", "nvme", ...), for drivers whose major is dynamic.  The
+ * open file holds the cdev, and cdev_device_add() made its device the
+ * cdev's parent.
+ */
+static bool seclvl_chr_class_is(struct inode *inode, const char *name)
+{
+	struct cdev *cdev = READ_ONCE(inode->i_cdev);
+	const struct device *dev;
+
+	if (!S_ISCHR(inode->i_mode) || !cdev || !cdev->kobj.parent)
+		return false;
+	dev = kobj_to_dev(cdev->kobj.parent);
+	return dev->class && !strcmp(dev->class->name, name);
+}
+
+/* A disk's NVMe controller or one of its generic namespace devices. */
+static bool seclvl_is_nvme_chr(struct inode *inode)
+{
+	return seclvl_chr_class_is(inode, "nvme-generic") ||
+	       seclvl_chr_class_is(inode, "nvme");
+}
+
+/*
  * A SCSI command can write through a descriptor open only for reading
  * when the caller has CAP_SYS_RAWIO (scsi_cmd_allowed()), that is while
  * `rawio` is not enforced.
@@ -389,34 +752,57 @@ static bool seclvl_scsi_may_write(struct file *file)
 }
 
 /*
- * Whether an ioctl can write to the medium behind @file.  seclvl cannot
- * read a passthrough command without racing the driver, so a command that
- * could write counts as a write.  NVMe passthrough needs no more than
- * CAP_SYS_ADMIN, whatever the descriptor's mode.
+ * Whether an ioctl can write to the medium behind @file.  Each command is
+ * judged only on the devices that understand it; another device answers
+ * ENOTTY.  seclvl cannot read a passthrough command without racing the
+ * driver, so a command that could write counts as a write.  NVMe
+ * passthrough needs no more than CAP_SYS_ADMIN, whatever the descriptor's
+ * mode.
  */
 static bool seclvl_ioctl_may_write(struct file *file, unsigned int cmd)
 {
 	struct inode *inode = file_inode(file);
+	bool blk = S_ISBLK(inode->i_mode);
 
 	switch (cmd) {
 	case SG_IO:
-		return seclvl_scsi_may_write(file);
+		return (blk || seclvl_is_sg(inode) ||
+			seclvl_chr_class_is(inode, "bsg")) &&
+		       seclvl_scsi_may_write(file);
 	case SCSI_IOCTL_SEND_COMMAND:
-		return (S_ISBLK(inode->i_mode) || seclvl_is_sg(inode)) &&
+		return (blk || seclvl_is_sg(inode)) &&
 		       seclvl_scsi_may_write(file);
 	case CDROM_SEND_PACKET:
-		return S_ISBLK(inode->i_mode) && seclvl_scsi_may_write(file);
+		return blk && seclvl_scsi_may_write(file);
 	case BLKDISCARD:
 	case BLKSECDISCARD:
 	case BLKZEROOUT:
-		return S_ISBLK(inode->i_mode) && (file->f_mode & FMODE_WRITE);
+	case BLKRESETZONE:
+	case BLKFINISHZONE:
+		return blk && (file->f_mode & FMODE_WRITE);
+	/* Moving a partition moves the blocks under its users. */
+	case BLKPG:
+	/* Self-encrypting disks: each of these erases or overwrites data. */
+	case IOC_OPAL_ERASE_LR:
+	case IOC_OPAL_SECURE_ERASE_LR:
+	case IOC_OPAL_REVERT_TPR:
+	case IOC_OPAL_PSID_REVERT_TPR:
+	case IOC_OPAL_REVERT_LSP:
+	case IOC_OPAL_WRITE_SHADOW_MBR:
+		return blk;
+	/* What a bound loop device maps, and how much of it. */
+	case LOOP_SET_STATUS:
+	case LOOP_SET_STATUS64:
+	case LOOP_CHANGE_FD:
+	case LOOP_SET_CAPACITY:
+		return blk && MAJOR(inode->i_rdev) == LOOP_MAJOR;
 	case NVME_IOCTL_ADMIN_CMD:
 	case NVME_IOCTL_SUBMIT_IO:
 	case NVME_IOCTL_IO_CMD:
 	case NVME_IOCTL_ADMIN64_CMD:
 	case NVME_IOCTL_IO64_CMD:
 	case NVME_IOCTL_IO64_CMD_VEC:
-		return true;
+		return blk || seclvl_is_nvme_chr(inode);
 	default:
 		return false;
 	}
@@ -433,6 +819,69 @@ static int seclvl_check_device_write(struct file *file)
 	return 0;
 }
 
+#ifdef CONFIG_BLOCK
+/*
+ * Binding a loop device to a disk gives a second way to write the disk,
+ * which writes to the loop device cannot show: judge the binding as a
+ * write to the disk.  The descriptor is looked up again by the driver; a
+ * caller that swaps it in between is not seen (see the admin guide).  A
+ * read-only binding writes nothing.
+ */
+static int seclvl_check_loop_bind(struct file *loop, unsigned int cmd,
+				  unsigned long arg)
+{
+	struct loop_config config;
+	unsigned int fd = arg;
+	struct file *backing;
+	bool rw = loop->f_mode & FMODE_WRITE;
+	int err = 0;
+
+	if (cmd == LOOP_CONFIGURE) {
+		if (copy_from_user(&config, (void __user *)arg, sizeof(config)))
+			return 0;
+		rw &= !(config.info.lo_flags & LO_FLAGS_READ_ONLY);
+		fd = config.fd;
+	}
+	backing = fget(fd);
+	if (!backing)
+		return 0;
+	rw &= !!(backing->f_mode & FMODE_WRITE);
+	/*
+	 * A second loop device over a bound file, even read-only: the first
+	 * of them to unbind would take the mark away from the other.
+	 */
+	if (seclvl_backs_loop(backing->f_mapping))
+		err = seclvl_check_loop_backing(backing, "bind a loop device to");
+	else if (rw && S_ISBLK(file_inode(backing)->i_mode))
+		err = seclvl_check_bdev_write(backing);
+	fput(backing);
+	return err;
+}
+#else
+static int seclvl_check_loop_bind(struct file *loop, unsigned int cmd,
+				  unsigned long arg)
+{
+	return 0;
+}
+#endif
+
+/*
+ * Filesystem ioctls that give a file another file's blocks, with no write
+ * and no dropping of set-id bits: judged as a write to the file.
+ */
+static bool seclvl_swaps_content(struct file *file, unsigned int cmd)
+{
+	switch (file_inode(file)->i_sb->s_magic) {
+	case EXT4_SUPER_MAGIC:
+		return cmd == EXT4_IOC_MOVE_EXT || cmd == EXT4_IOC_SWAP_BOOT;
+	case XFS_SUPER_MAGIC:
+		/* XFS_IOC_SWAPEXT; its argument's size is XFS's own. */
+		return _IOC_TYPE(cmd) == 'X' && _IOC_NR(cmd) == 109;
+	default:
+		return false;
+	}
+}
+
 /*
  * Checked on each call: the descriptor may have been opened before the
  * level was raised or the device mounted.
@@ -440,25 +889,50 @@ static int seclvl_check_device_write(struct file *file)
 static int hook_file_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
-	if (seclvl_hook_level() <= 0 || !seclvl_ioctl_may_write(file, cmd))
+	struct inode *inode = file_inode(file);
+
+	if (seclvl_hook_level() <= 0)
+		return 0;
+	/* debugfs: lockdown asked only at open. */
+	if (S_ISREG(inode->i_mode) &&
+	    (seclvl_swaps_content(file, cmd) ||
+	     inode->i_sb->s_magic == DEBUGFS_MAGIC))
+		return seclvl_check_write(file, "ioctl on");
+	if (S_ISCHR(inode->i_mode) && seclvl_is_snapshot(inode->i_rdev))
+		return seclvl_check_snapshot(file, "ioctl on");
+	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&
+	    S_ISBLK(inode->i_mode) && MAJOR(inode->i_rdev) == LOOP_MAJOR)
+		return seclvl_check_loop_bind(file, cmd, arg);
+	if (!seclvl_ioctl_may_write(file, cmd))
 		return 0;
 	return seclvl_check_device_write(file);
 }
 
 #ifdef CONFIG_IO_URING
+/* io_uring's commands that write a disk, on the devices that take them. */
 static int hook_uring_cmd(struct io_uring_cmd *ioucmd)
 {
+	struct inode *inode = file_inode(ioucmd->file);
+
+	if (seclvl_hook_level() <= 0)
+		return 0;
 	switch (ioucmd->cmd_op) {
+	case BLOCK_URING_CMD_DISCARD:
+		if (!S_ISBLK(inode->i_mode) ||
+		    !(ioucmd->file->f_mode & FMODE_WRITE))
+			return 0;
+		break;
 	case NVME_URING_CMD_IO:
 	case NVME_URING_CMD_IO_VEC:
 	case NVME_URING_CMD_ADMIN:
 	case NVME_URING_CMD_ADMIN_VEC:
-		if (seclvl_hook_level() <= 0)
+		if (!seclvl_is_nvme_chr(inode))
 			return 0;
-		return seclvl_check_device_write(ioucmd->file);
+		break;
 	default:
 		return 0;
 	}
+	return seclvl_check_device_write(ioucmd->file);
 }
 #endif
 
@@ -468,16 +942,9 @@ static int hook_uring_cmd(struct io_uring_cmd *ioucmd)
  */
 static int seclvl_check_shared_write(struct file *file)
 {
-	struct inode *inode = file_inode(file);
-	int level;
-
-	if (S_ISBLK(inode->i_mode))
+	if (S_ISBLK(file_inode(file)->i_mode))
 		return seclvl_check_bdev_write(file);
-	if (S_ISCHR(inode->i_mode) && seclvl_is_devmem(inode->i_rdev) &&
-	    seclvl_enforced(SECLVL_DEVMEM_WRITE, &level))
-		return seclvl_refuse(SECLVL_DEVMEM_WRITE, level, true,
-				     "map %pD for write", file);
-	return 0;
+	return seclvl_check_write(file, "map for writing");
 }
 
 static int hook_mmap_file(struct file *file, unsigned long reqprot,
@@ -508,29 +975,51 @@ static int hook_file_post_open(struct file *file, int mask)
 }
 
 /*
- * Also on each write: a device may be mounted after it was opened.  A
- * write to an sg device sends it a SCSI command.
+ * Also on each write: a device may be mounted after it was opened, and a
+ * descriptor may be older than the level.  A write to an sg device sends
+ * it a SCSI command.
  */
 static int hook_file_permission(struct file *file, int mask)
 {
 	struct inode *inode = file_inode(file);
 
-	if (seclvl_hook_level() <= 0 || !(mask & MAY_WRITE) ||
-	    !(S_ISBLK(inode->i_mode) || seclvl_is_sg(inode)))
+	if (seclvl_hook_level() <= 0 || !(mask & MAY_WRITE))
 		return 0;
-	return seclvl_check_device_write(file);
+	if (S_ISBLK(inode->i_mode) || seclvl_is_sg(inode))
+		return seclvl_check_device_write(file);
+	return seclvl_check_write(file, "write to");
 }
 
 static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			      struct iattr *attr)
 {
+	struct inode *inode = d_backing_inode(dentry);
 	umode_t old;
 	int level;
 
+	if (seclvl_hook_level() <= 0)
+		return 0;
+	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
+	    seclvl_setid_effective(inode->i_mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, &level))
+		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+				     "truncate set-id file %pd", dentry);
+	/* Truncating a loop device's backing file cuts its disk short. */
+	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
+	    seclvl_backs_loop(inode->i_mapping)) {
+		if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, &level))
+			return seclvl_refuse(SECLVL_BLOCKDEV_WRITE, level, true,
+					     "truncate %pd, which backs a loop device",
+					     dentry);
+		if (seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, &level))
+			return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE, level,
+					     true, "truncate %pd, which backs a loop device",
+					     dentry);
+	}
 	if (!seclvl_enforced(SECLVL_SETID_BITS, &level) ||
 	    !(attr->ia_valid & ATTR_MODE))
 		return 0;
-	old = d_backing_inode(dentry)->i_mode;
+	old = inode->i_mode;
 	if (!seclvl_setid_added(old, attr->ia_mode))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS, level, true,
@@ -575,12 +1064,55 @@ static int hook_inode_setxattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			     "set file capabilities on %pd", dentry);
 }
 
+/*
+ * A disk that backs a loop device cannot be mounted from the level of
+ * mounted_blockdev_write on: the loop device would write under the
+ * filesystem (a loop device bound to a mounted disk is refused when it is
+ * bound).
+ */
+static int hook_sb_kern_mount(const struct super_block *sb)
+{
+	int level;
+
+	if (!IS_ENABLED(CONFIG_BLOCK) || !sb->s_bdev ||
+	    !seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, &level) ||
+	    !seclvl_bdev_backs_loop(sb->s_bdev))
+		return 0;
+	return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE, level, true,
+			     "mount %pg, which backs a loop device", sb->s_bdev);
+}
+
+/*
+ * An access ACL rewrites the mode's permission bits (the mask becomes the
+ * group bits) without inode_setattr, so it can make dormant set-id bits
+ * effective: none is set on a set-id file.
+ */
+static int hook_inode_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
+			      const char *acl_name, struct posix_acl *kacl)
+{
+	umode_t mode = d_backing_inode(dentry)->i_mode;
+	int level;
+
+	if (!seclvl_enforced(SECLVL_SETID_BITS, &level) || S_ISDIR(mode) ||
+	    !(mode & (S_ISUID | S_ISGID)) ||
+	    strcmp(acl_name, XATTR_NAME_POSIX_ACL_ACCESS))
+		return 0;
+	return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+			     "set an access ACL on set-id file %pd", dentry);
+}
+
 static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capable, hook_capable),
 	LSM_HOOK_INIT(ptrace_access_check, hook_ptrace_access_check),
 	LSM_HOOK_INIT(settime, hook_settime),
 	LSM_HOOK_INIT(sb_umount, hook_sb_umount),
 	LSM_HOOK_INIT(sb_mount, hook_sb_mount),
+	LSM_HOOK_INIT(sb_kern_mount, hook_sb_kern_mount),
+	LSM_HOOK_INIT(move_mount, hook_move_mount),
+	LSM_HOOK_INIT(sb_pivotroot, hook_sb_pivotroot),
+	LSM_HOOK_INIT(inode_rmdir, hook_inode_rmdir),
+	LSM_HOOK_INIT(inode_unlink, hook_inode_unlink),
+	LSM_HOOK_INIT(inode_rename, hook_inode_rename),
 	LSM_HOOK_INIT(mount_setattr, hook_mount_setattr),
 	LSM_HOOK_INIT(kernel_module_request, hook_kernel_module_request),
 	LSM_HOOK_INIT(kernel_load_data, hook_kernel_load_data),
@@ -600,6 +1132,7 @@ static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(inode_create, hook_inode_create),
 	LSM_HOOK_INIT(inode_mknod, hook_inode_mknod),
 	LSM_HOOK_INIT(inode_setxattr, hook_inode_setxattr),
+	LSM_HOOK_INIT(inode_set_acl, hook_inode_set_acl),
 };
 
 void __init seclvl_add_hooks(void)
@@ -629,6 +1162,15 @@ static void test_setid_added(struct kunit *const test)
 	KUNIT_EXPECT_EQ(test, 0,
 			seclvl_setid_added(S_IFREG | 0644, S_IFREG | 01777));
 	KUNIT_EXPECT_EQ(test, 0, seclvl_setid_added(0, S_IFREG | 0777));
+	/* Dormant bits made effective by an execute bit. */
+	KUNIT_EXPECT_EQ(test, S_ISUID,
+			seclvl_setid_added(S_IFREG | 04644, S_IFREG | 04744));
+	KUNIT_EXPECT_EQ(test, S_ISGID,
+			seclvl_setid_added(S_IFREG | 02644, S_IFREG | 02654));
+	KUNIT_EXPECT_EQ(test, 0,
+			seclvl_setid_added(S_IFREG | 02644, S_IFREG | 02645));
+	KUNIT_EXPECT_EQ(test, 0,
+			seclvl_setid_added(S_IFREG | 04744, S_IFREG | 04755));
 	/* Directories. */
 	KUNIT_EXPECT_EQ(test, 0,
 			seclvl_setid_added(S_IFDIR | 0755, S_IFDIR | 06755));

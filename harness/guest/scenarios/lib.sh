@@ -70,11 +70,13 @@ prepare() {
 	check "mount debugfs and configfs" sh -c \
 		'mount -t debugfs -o nosuid debugfs /sys/kernel/debug &&
 		 mount -t configfs -o nosuid configfs /sys/kernel/config'
-	for f in clear-suid chown-suid; do
+	for f in clear-suid chown-suid write-suid mmap-suid dormant-suid acl-sgid; do
 		echo data > /run/seclvl/$f
 	done
-	chmod 4755 /run/seclvl/clear-suid
+	chmod 4755 /run/seclvl/clear-suid /run/seclvl/write-suid /run/seclvl/mmap-suid
 	chmod 6755 /run/seclvl/chown-suid
+	chmod 4644 /run/seclvl/dormant-suid
+	chmod 2644 /run/seclvl/acl-sgid
 	check "load ${SECLVL_MOD_UNLOAD:-seclvl_test_unload} at level 0" \
 		insmod /lib/seclvl/${SECLVL_MOD_UNLOAD:-seclvl_test_unload}.ko
 	dd if=/dev/zero of=/run/seclvl/loop0.img bs=64k count=16 2>/dev/null
@@ -83,6 +85,24 @@ prepare() {
 	check "attach the loop devices" sh -c \
 		'losetup /dev/loop0 /run/seclvl/loop0.img &&
 		 losetup /dev/loop1 /run/seclvl/loop1.img'
+	hold_descriptors
+}
+
+# A process that keeps descriptors opened now, at level 0, for the tests of
+# old descriptors (common.h, enum held_fd: 3 /dev/mem, 4 a debugfs file,
+# 5 /proc/1/mem, 6 a network sysctl, 7 the ftrace switch or /dev/null,
+# 8 the mounted /dev/vda1 open for writing, 9 a set-uid file).
+hold_descriptors() {
+	ftrace=/proc/sys/kernel/ftrace_enabled
+	[ -e $ftrace ] || ftrace=/dev/null
+	sh -c "exec 3<>/dev/mem 4>/sys/kernel/debug/fault_around_bytes \
+		5<>/proc/1/mem 6>/proc/sys/net/ipv4/ip_forward 7>$ftrace \
+		8<>/dev/vda1 9<>/run/seclvl/mmap-suid;
+		exec sleep 1000000" &
+	echo $! > /run/seclvl/holder.pid
+	sleep 1
+	check "a process holds descriptors opened at level 0" \
+		sh -c 'ls -l /proc/$(cat /run/seclvl/holder.pid)/fd/ | grep -q ip_forward'
 }
 
 # The selftests each level's scenario runs, with bpf_test under the BPF

@@ -28,10 +28,13 @@
 #define MINORBITS 20
 #define MINORMASK ((1U << MINORBITS) - 1)
 #define MEM_MAJOR 1
+#define MISC_MAJOR 10
+#define SNAPSHOT_MINOR 231
 #define SCSI_GENERIC_MAJOR 21
 
 #define FMODE_WRITE 0x2
 #define MAY_WRITE 0x2
+#define FOP_UNSIGNED_OFFSET 0x20
 #define __O_TMPFILE (020000000 | 0200000)
 #define ATTR_MODE 1
 #define PTRACE_MODE_ATTACH 0x02
@@ -43,7 +46,16 @@
 
 #define BPF_FS_MAGIC 0xcafe4a11
 #define PROC_SUPER_MAGIC 0x9fa0
+#define EXT4_SUPER_MAGIC 0xEF53
+#define XFS_SUPER_MAGIC 0x58465342
+/* _IOWR('f', 15, struct move_extent): 40 bytes; _IO('f', 17). */
+#define EXT4_IOC_MOVE_EXT SECLVL_IOC(3U, 'f', 15, 40)
+#define EXT4_IOC_SWAP_BOOT 0x6611
+#define DEBUGFS_MAGIC 0x64626720
+#define BINFMTFS_MAGIC 0x42494e4d
+#define S_IFREG 0100000
 #define MNT_DETACH 0x2
+#define DCACHE_MOUNTED 0x10000
 #define MNT_NOSUID 0x01
 #define MS_NOSUID 2
 #define MS_REMOUNT 32
@@ -62,6 +74,7 @@
 #define CAP_SYS_RAWIO 17
 #define CAP_SYS_TIME 25
 #define CAP_SETUID 7
+#define CAP_FSETID 4
 
 /* _IOC(dir, type, nr, size) for x86: dir 1 write, 2 read. */
 #define SECLVL_IOC(dir, type, nr, size) \
@@ -73,6 +86,33 @@
 #define BLKDISCARD 0x1277
 #define BLKSECDISCARD 0x127d
 #define BLKZEROOUT 0x127f
+#define BLOCK_URING_CMD_DISCARD 0x1200
+/* _IO(0x12, 105) and the zone resets, _IOW(0x12, n, struct blk_zone_range). */
+#define BLKPG 0x1269
+#define BLKRESETZONE SECLVL_IOC(1U, 0x12, 131, 16)
+#define BLKFINISHZONE SECLVL_IOC(1U, 0x12, 136, 16)
+/*
+ * Self-encrypting disks: struct opal_key is 264 bytes, opal_session_info
+ * 272, opal_shadow_mbr 288, opal_revert_lsp 272.
+ */
+#define IOC_OPAL_REVERT_TPR SECLVL_IOC(1U, 'p', 226, 264)
+#define IOC_OPAL_ERASE_LR SECLVL_IOC(1U, 'p', 230, 272)
+#define IOC_OPAL_SECURE_ERASE_LR SECLVL_IOC(1U, 'p', 231, 272)
+#define IOC_OPAL_PSID_REVERT_TPR SECLVL_IOC(1U, 'p', 232, 264)
+#define IOC_OPAL_WRITE_SHADOW_MBR SECLVL_IOC(1U, 'p', 234, 288)
+#define IOC_OPAL_REVERT_LSP SECLVL_IOC(1U, 'p', 240, 272)
+/* struct loop_config: fd first, info.lo_flags at byte 60. */
+#define LOOP_MAJOR 7
+#define LOOP_SET_FD 0x4C00
+#define LOOP_SET_STATUS 0x4C02
+#define LOOP_SET_STATUS64 0x4C04
+#define LOOP_CHANGE_FD 0x4C06
+#define LOOP_SET_CAPACITY 0x4C07
+#define LOOP_CONFIGURE 0x4C0A
+#define LO_FLAGS_READ_ONLY 1
+/* The bit the loop driver clears in its backing file's mapping. */
+#define __GFP_IO 0x40u
+#define ATTR_SIZE 8
 /* struct nvme_passthru_cmd: 72 bytes, nvme_user_io: 48, _cmd64: 80. */
 #define NVME_IOCTL_ADMIN_CMD SECLVL_IOC(3U, 'N', 0x41, 72)
 #define NVME_IOCTL_SUBMIT_IO SECLVL_IOC(1U, 'N', 0x42, 48)
@@ -92,5 +132,8 @@
  */
 extern const void bd_may_claim __ksym;
 extern const void tk_core __ksym;
+extern const void init_net __ksym;
+extern const void init_pid_ns __ksym;
+extern const void init_nsproxy __ksym;
 
 #endif /* _SECLVL_KCONST_H */

@@ -158,14 +158,27 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	}
 }
 
+/* Whether @mm is init's memory: init is its pid namespace's reaper. */
+static __always_inline bool seclvl_is_init_mm(void *mm)
+{
+	struct task_struct *init;
+
+	if (!mm)
+		return false;
+	init = BPF_CORE_READ((struct pid_namespace *)&init_pid_ns, child_reaper);
+	return init && BPF_CORE_READ(init, mm) == mm;
+}
+
 SEC("lsm/ptrace_access_check")
 int BPF_PROG(seclvl_ptrace_access_check, struct task_struct *child,
 	     unsigned int mode)
 {
 	int level = seclvl_level();
 
-	if (level <= 0 || !(mode & PTRACE_MODE_ATTACH) ||
-	    child->tgid != 1)
+	if (level <= 0 || !(mode & PTRACE_MODE_ATTACH))
+		return 0;
+	/* Init, or a task sharing its memory (a CLONE_VM child). */
+	if (child->tgid != 1 && !seclvl_is_init_mm(child->mm))
 		return 0;
 	return seclvl_check(SECLVL_PTRACE_INIT, level);
 }
@@ -300,16 +313,37 @@ static __always_inline bool seclvl_mount_allows_suid(unsigned long flags,
 			  MS_UNBINDABLE | MS_MOVE));
 }
 
+/*
+ * As the LSM's seclvl_check_move(): moving a mount of the initial mount
+ * namespace, or pivoting its root, uncovers what it hid.
+ */
+static __always_inline int seclvl_check_move(int level)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct mnt_namespace *init_mnt_ns =
+		BPF_CORE_READ((struct nsproxy *)&init_nsproxy, mnt_ns);
+
+	if (!seclvl_enforced(SECLVL_UMOUNT, level) ||
+	    task->nsproxy->mnt_ns != init_mnt_ns)
+		return 0;
+	return seclvl_refuse(SECLVL_UMOUNT);
+}
+
 SEC("lsm/sb_mount")
 int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 	     const char *type, unsigned long flags, void *data)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	int level = seclvl_level();
+	int level = seclvl_level(), err;
 
 	/* Self-protection: nothing is mounted over the pins or remounted. */
 	if (level > 0 && seclvl_is_pin_sb(path->mnt->mnt_sb))
 		return -EPERM;
+	if ((flags & MS_MOVE) && !(flags & MS_REMOUNT)) {
+		err = seclvl_check_move(level);
+		if (err)
+			return err;
+	}
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, level) || !task->mm ||
 	    !seclvl_current_init_ns() ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
@@ -318,13 +352,38 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 }
 
 /* Self-protection: nor is a mount moved over them. */
+/* A mount made by fsmount(2) and not yet attached is its own parent. */
+static __always_inline bool seclvl_mount_attached(struct vfsmount *mnt)
+{
+	struct mount *m = (void *)mnt - bpf_core_field_offset(struct mount, mnt);
+
+	return BPF_CORE_READ(m, mnt_parent) != m;
+}
+
 SEC("lsm/move_mount")
 int BPF_PROG(seclvl_move_mount, const struct path *from_path,
 	     const struct path *to_path)
 {
-	if (seclvl_level() <= 0 || !seclvl_is_pin_sb(to_path->mnt->mnt_sb))
+	int level = seclvl_level();
+
+	if (level <= 0)
 		return 0;
-	return -EPERM;
+	if (seclvl_is_pin_sb(to_path->mnt->mnt_sb))
+		return -EPERM;
+	if (!seclvl_mount_attached(from_path->mnt))
+		return 0;
+	return seclvl_check_move(level);
+}
+
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(seclvl_sb_pivotroot, const struct path *old_path,
+	     const struct path *new_path)
+{
+	int level = seclvl_level();
+
+	if (level <= 0)
+		return 0;
+	return seclvl_check_move(level);
 }
 
 SEC("lsm/kernel_module_request")
@@ -387,11 +446,31 @@ static __always_inline bool seclvl_is_devmem(dev_t dev)
 	       (minor == 1 || minor == 2 || minor == 4);
 }
 
+/* As the LSM's: the set-id bits that take effect on exec. */
+/* As the LSM's: /dev/snapshot, checked by lockdown only at open. */
+static __always_inline bool seclvl_is_snapshot(dev_t dev)
+{
+	return (dev >> MINORBITS) == MISC_MAJOR &&
+	       (dev & MINORMASK) == SNAPSHOT_MINOR;
+}
+
+static __always_inline umode_t seclvl_setid_effective(umode_t mode)
+{
+	umode_t bits = 0;
+
+	if ((mode & S_ISUID) && (mode & 0111))
+		bits |= S_ISUID;
+	if ((mode & S_ISGID) && (mode & 0010))	/* group execute */
+		bits |= S_ISGID;
+	return bits;
+}
+
 static __always_inline umode_t seclvl_setid_added(umode_t old, umode_t new)
 {
 	if ((new & S_IFMT) == S_IFDIR)
 		return 0;
-	return new & ~old & (S_ISUID | S_ISGID);
+	return (new & ~old & (S_ISUID | S_ISGID)) |
+	       (seclvl_setid_effective(new) & ~seclvl_setid_effective(old));
 }
 
 static __always_inline bool seclvl_is_blk(struct inode *inode)
@@ -410,14 +489,14 @@ static __always_inline bool seclvl_is_sg(struct inode *inode)
 	       (inode->i_rdev >> MINORBITS) == SCSI_GENERIC_MAJOR;
 }
 
-static __always_inline bool seclvl_name_is(struct dentry *dentry,
-					   const char *name, int len)
+/* Whether the kernel string @kstr is @name, @len bytes with its NUL. */
+static __always_inline bool seclvl_str_is(const char *kstr, const char *name,
+					  int len)
 {
-	char buf[16];
+	char buf[32];
 	int i;
 
-	if (bpf_probe_read_kernel_str(buf, sizeof(buf),
-				      dentry->d_name.name) != len)
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), kstr) != len)
 		return false;
 	for (i = 0; i < len && i < sizeof(buf); i++)
 		if (buf[i] != name[i])
@@ -425,7 +504,42 @@ static __always_inline bool seclvl_name_is(struct dentry *dentry,
 	return true;
 }
 
-#define SECLVL_NAME_IS(dentry, s) seclvl_name_is(dentry, s, sizeof(s))
+#define SECLVL_NAME_IS(dentry, s) \
+	seclvl_str_is((const char *)(dentry)->d_name.name, s, sizeof(s))
+
+/*
+ * Whether the device behind an open character device file is of class
+ * @name, for drivers whose major is dynamic: as the LSM's
+ * seclvl_chr_class_is(), through the cdev's parent device.
+ */
+static __always_inline bool seclvl_chr_class_is(struct inode *inode,
+						const char *name, int len)
+{
+	struct kobject *parent;
+	const struct class *cls;
+	struct device *dev;
+	struct cdev *cdev;
+
+	if (!seclvl_is_chr(inode))
+		return false;
+	cdev = inode->i_cdev;
+	if (!cdev)
+		return false;
+	parent = BPF_CORE_READ(cdev, kobj.parent);
+	if (!parent)
+		return false;
+	dev = (void *)parent - bpf_core_field_offset(struct device, kobj);
+	cls = BPF_CORE_READ(dev, class);
+	return cls && seclvl_str_is(BPF_CORE_READ(cls, name), name, len);
+}
+
+#define SECLVL_CLASS_IS(inode, s) seclvl_chr_class_is(inode, s, sizeof(s))
+
+static __always_inline bool seclvl_is_nvme_chr(struct inode *inode)
+{
+	return SECLVL_CLASS_IS(inode, "nvme-generic") ||
+	       SECLVL_CLASS_IS(inode, "nvme");
+}
 
 /*
  * /proc/sys/kernel/ftrace_enabled: writing 0 takes every ftrace call
@@ -442,21 +556,106 @@ static __always_inline bool seclvl_is_ftrace_switch(struct file *file)
 	       SECLVL_NAME_IS(parent->d_parent, "sys");
 }
 
+/* As the LSM's seclvl_backs_loop(): the loop driver clears __GFP_IO. */
+static __always_inline bool seclvl_backs_loop(struct address_space *mapping)
+{
+	return !(BPF_CORE_READ(mapping, gfp_mask) & __GFP_IO);
+}
+
+/* Writing a loop device's backing file writes the loop device's disk. */
+static __always_inline int seclvl_check_loop_backing(int level)
+{
+	if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, level))
+		return seclvl_refuse(SECLVL_BLOCKDEV_WRITE);
+	return seclvl_check(SECLVL_MOUNTED_BLOCKDEV_WRITE, level);
+}
+
+static __always_inline bool seclvl_is_reg(struct inode *inode)
+{
+	return (inode->i_mode & S_IFMT) == S_IFREG;
+}
+
+/* As the LSM's seclvl_is_init_mem(): procfs's only unsigned-offset file. */
+static __always_inline bool seclvl_is_init_mem(struct file *file)
+{
+	return (BPF_CORE_READ(file, f_op, fop_flags) & FOP_UNSIGNED_OFFSET) &&
+	       seclvl_is_init_mm(file->private_data);
+}
+
+/*
+ * A setting of the initial network namespace under /proc/sys/net: root
+ * passes net_ctl_permissions() by its uid alone.  A sysctl inode is the
+ * only proc inode with a table header.
+ */
+static __always_inline bool seclvl_is_net_sysctl(struct inode *inode)
+{
+	struct proc_inode *ei = (void *)inode -
+		bpf_core_field_offset(struct proc_inode, vfs_inode);
+	struct ctl_table_header *head = BPF_CORE_READ(ei, sysctl);
+
+	return head && (void *)BPF_CORE_READ(head, set) ==
+		(void *)&init_net + bpf_core_field_offset(struct net, sysctls);
+}
+
+/*
+ * As the LSM's seclvl_check_write(): what is refused at open is refused
+ * on each write too, and on the ftrace switch for self-protection.
+ */
+static __always_inline int seclvl_check_write(struct file *file, int level)
+{
+	struct inode *inode = file->f_inode;
+	unsigned long magic;
+
+	if (seclvl_is_chr(inode)) {
+		if (seclvl_is_snapshot(inode->i_rdev))
+			return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
+		if (!seclvl_is_devmem(inode->i_rdev))
+			return 0;
+		return seclvl_check(SECLVL_DEVMEM_WRITE, level);
+	}
+	if (!seclvl_is_reg(inode))
+		return 0;
+	/* A set-id program keeps its bits when root changes it. */
+	if (seclvl_setid_effective(inode->i_mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, level))
+		return seclvl_refuse(SECLVL_SETID_BITS);
+	if (seclvl_backs_loop(file->f_mapping)) {
+		int err = seclvl_check_loop_backing(level);
+
+		if (err)
+			return err;
+	}
+	magic = inode->i_sb->s_magic;
+	if (magic == DEBUGFS_MAGIC)
+		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
+	if (magic == BINFMTFS_MAGIC)
+		return seclvl_check(SECLVL_SETID_BITS, level);
+	if (magic != PROC_SUPER_MAGIC)
+		return 0;
+	if (seclvl_is_ftrace_switch(file))
+		return -EPERM;
+	if (seclvl_enforced(SECLVL_NET_ADMIN, level) &&
+	    seclvl_is_net_sysctl(inode))
+		return seclvl_refuse(SECLVL_NET_ADMIN);
+	if (seclvl_enforced(SECLVL_PTRACE_INIT, level) &&
+	    seclvl_is_init_mem(file))
+		return seclvl_refuse(SECLVL_PTRACE_INIT);
+	return 0;
+}
+
 SEC("lsm/file_open")
 int BPF_PROG(seclvl_file_open, struct file *file)
 {
 	struct inode *inode = file->f_inode;
-	int level = seclvl_level();
+	int level = seclvl_level(), err;
 
 	if (level <= 0)
 		return 0;
-	/* Self-protection. */
-	if ((file->f_mode & FMODE_WRITE) && seclvl_is_ftrace_switch(file))
-		return -EPERM;
-	if (seclvl_is_chr(inode) && (file->f_mode & FMODE_WRITE) &&
-	    seclvl_enforced(SECLVL_DEVMEM_WRITE, level) &&
-	    seclvl_is_devmem(inode->i_rdev))
-		return seclvl_refuse(SECLVL_DEVMEM_WRITE);
+	if (file->f_mode & FMODE_WRITE) {
+		err = seclvl_check_write(file, level);
+		if (err)
+			return err;
+	}
 	if ((file->f_flags & __O_TMPFILE) == __O_TMPFILE &&
 	    seclvl_enforced(SECLVL_SETID_BITS, level) &&
 	    seclvl_setid_added(0, inode->i_mode))
@@ -464,29 +663,77 @@ int BPF_PROG(seclvl_file_open, struct file *file)
 	return 0;
 }
 
-/* file_bdev(): the block device whose inode backs @file's mapping. */
-static __always_inline struct block_device *seclvl_file_bdev(struct file *file)
+/* The block device whose inode is @mapping's host (file_bdev()). */
+static __always_inline struct block_device *
+seclvl_mapping_bdev(struct address_space *mapping)
 {
-	struct inode *host = file->f_mapping->host;
+	struct inode *host = BPF_CORE_READ(mapping, host);
 
 	return (void *)host -
 	       bpf_core_field_offset(struct bdev_inode, vfs_inode) +
 	       bpf_core_field_offset(struct bdev_inode, bdev);
 }
 
-/*
- * As the LSM's seclvl_bdev_in_use(): claimed itself, or a partition of a
- * disk claimed as a whole.  A disk whose partition is claimed has
- * bd_may_claim as its holder, which must not block its other partitions.
- */
-static __always_inline bool seclvl_bdev_in_use(struct block_device *bdev)
-{
-	struct block_device *whole;
-	void *holder;
+/* Partitions of a disk looked at for a loop device bound to one. */
+#define SECLVL_MAX_PARTS 16
 
-	if (BPF_CORE_READ(bdev, bd_holder))
+/*
+ * Whether a partition of @disk backs a loop device.  The partition table
+ * is an xarray; a disk with partitions has a node of 64 slots, indexed by
+ * partition number, at its head.  Only the first SECLVL_MAX_PARTS are
+ * looked at (the admin guide says so).
+ */
+static __always_inline bool seclvl_part_backs_loop(struct gendisk *disk)
+{
+	unsigned long head = (unsigned long)BPF_CORE_READ(disk, part_tbl.xa_head);
+	struct xa_node *node = (void *)(head - 2);
+	void *slots;
+	int i;
+
+	/* xa_is_node(): an internal entry above 4096. */
+	if ((head & 3) != 2 || head < 4096 || BPF_CORE_READ(node, shift))
+		return false;
+	slots = (void *)node + bpf_core_field_offset(struct xa_node, slots);
+	for (i = 1; i < SECLVL_MAX_PARTS; i++) {
+		struct block_device *part = NULL;
+
+		bpf_probe_read_kernel(&part, sizeof(part),
+				      slots + i * sizeof(void *));
+		if (part && seclvl_backs_loop(BPF_CORE_READ(part, bd_mapping)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * As the LSM's seclvl_bdev_in_use(): backs a loop device, or is claimed
+ * other than by @file, or is a disk with a partition that backs a loop
+ * device, or a partition of a disk claimed as a whole.  A disk whose
+ * partition is claimed has bd_may_claim as its holder, which must not
+ * block its other partitions.
+ */
+/* Whether @bdev, its whole disk or, for a disk, a partition backs a loop. */
+static __always_inline bool seclvl_bdev_backs_loop(struct block_device *bdev)
+{
+	struct block_device *whole = BPF_CORE_READ(bdev, bd_disk, part0);
+
+	return seclvl_backs_loop(BPF_CORE_READ(bdev, bd_mapping)) ||
+	       seclvl_backs_loop(BPF_CORE_READ(whole, bd_mapping)) ||
+	       (whole == bdev &&
+		seclvl_part_backs_loop(BPF_CORE_READ(bdev, bd_disk)));
+}
+
+static __always_inline bool seclvl_bdev_in_use(struct block_device *bdev,
+					       struct file *file)
+{
+	struct block_device *whole = BPF_CORE_READ(bdev, bd_disk, part0);
+	void *holder = BPF_CORE_READ(bdev, bd_holder);
+
+	if (seclvl_bdev_backs_loop(bdev))
 		return true;
-	whole = BPF_CORE_READ(bdev, bd_disk, part0);
+	/* An O_EXCL open makes its file the holder: that is the writer. */
+	if (holder)
+		return holder != file;
 	if (whole == bdev)
 		return false;
 	holder = BPF_CORE_READ(whole, bd_holder);
@@ -498,7 +745,7 @@ static __always_inline int seclvl_check_bdev_write(struct file *file, int level)
 	if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, level))
 		return seclvl_refuse(SECLVL_BLOCKDEV_WRITE);
 	if (seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, level) &&
-	    seclvl_bdev_in_use(seclvl_file_bdev(file)))
+	    seclvl_bdev_in_use(seclvl_mapping_bdev(file->f_mapping), file))
 		return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE);
 	return 0;
 }
@@ -522,6 +769,19 @@ static __always_inline int seclvl_check_device_write(struct file *file,
 	return 0;
 }
 
+/* As the LSM's: a disk that backs a loop device is not mounted. */
+SEC("lsm/sb_kern_mount")
+int BPF_PROG(seclvl_sb_kern_mount, const struct super_block *sb)
+{
+	struct block_device *bdev = sb->s_bdev;
+
+	if (!bdev || !seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE,
+				      seclvl_level()) ||
+	    !seclvl_bdev_backs_loop(bdev))
+		return 0;
+	return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE);
+}
+
 SEC("lsm/file_post_open")
 int BPF_PROG(seclvl_file_post_open, struct file *file, int mask)
 {
@@ -539,10 +799,11 @@ int BPF_PROG(seclvl_file_permission, struct file *file, int mask)
 	struct inode *inode = file->f_inode;
 	int level = seclvl_level();
 
-	if (level <= 0 || !(mask & MAY_WRITE) ||
-	    !(seclvl_is_blk(inode) || seclvl_is_sg(inode)))
+	if (level <= 0 || !(mask & MAY_WRITE))
 		return 0;
-	return seclvl_check_device_write(file, level);
+	if (seclvl_is_blk(inode) || seclvl_is_sg(inode))
+		return seclvl_check_device_write(file, level);
+	return seclvl_check_write(file, level);
 }
 
 static __always_inline bool seclvl_scsi_may_write(struct file *file, int level)
@@ -551,40 +812,146 @@ static __always_inline bool seclvl_scsi_may_write(struct file *file, int level)
 	       !seclvl_enforced(SECLVL_RAWIO, level);
 }
 
+/* As the LSM's seclvl_ioctl_may_write(): only where the device takes it. */
 static __always_inline bool seclvl_ioctl_may_write(struct file *file,
 						   unsigned int cmd, int level)
 {
 	struct inode *inode = file->f_inode;
+	bool blk = seclvl_is_blk(inode);
 
 	switch (cmd) {
 	case SG_IO:
-		return seclvl_scsi_may_write(file, level);
+		return (blk || seclvl_is_sg(inode) ||
+			SECLVL_CLASS_IS(inode, "bsg")) &&
+		       seclvl_scsi_may_write(file, level);
 	case SCSI_IOCTL_SEND_COMMAND:
-		return (seclvl_is_blk(inode) || seclvl_is_sg(inode)) &&
+		return (blk || seclvl_is_sg(inode)) &&
 		       seclvl_scsi_may_write(file, level);
 	case CDROM_SEND_PACKET:
-		return seclvl_is_blk(inode) && seclvl_scsi_may_write(file, level);
+		return blk && seclvl_scsi_may_write(file, level);
 	case BLKDISCARD:
 	case BLKSECDISCARD:
 	case BLKZEROOUT:
-		return seclvl_is_blk(inode) && (file->f_mode & FMODE_WRITE);
+	case BLKRESETZONE:
+	case BLKFINISHZONE:
+		return blk && (file->f_mode & FMODE_WRITE);
+	case BLKPG:
+	case IOC_OPAL_ERASE_LR:
+	case IOC_OPAL_SECURE_ERASE_LR:
+	case IOC_OPAL_REVERT_TPR:
+	case IOC_OPAL_PSID_REVERT_TPR:
+	case IOC_OPAL_REVERT_LSP:
+	case IOC_OPAL_WRITE_SHADOW_MBR:
+		return blk;
+	case LOOP_SET_STATUS:
+	case LOOP_SET_STATUS64:
+	case LOOP_CHANGE_FD:
+	case LOOP_SET_CAPACITY:
+		return blk && (inode->i_rdev >> MINORBITS) == LOOP_MAJOR;
 	case NVME_IOCTL_ADMIN_CMD:
 	case NVME_IOCTL_SUBMIT_IO:
 	case NVME_IOCTL_IO_CMD:
 	case NVME_IOCTL_ADMIN64_CMD:
 	case NVME_IOCTL_IO64_CMD:
 	case NVME_IOCTL_IO64_CMD_VEC:
-		return true;
+		return blk || seclvl_is_nvme_chr(inode);
 	default:
 		return false;
 	}
 }
 
-static __always_inline int seclvl_ioctl(struct file *file, unsigned int cmd)
+/* The file at descriptor @fd of the current task, or NULL: not pinned. */
+static __always_inline struct file *seclvl_fd_file(unsigned int fd)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *file = NULL;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&file, sizeof(file), fds + fd);
+	return file;
+}
+
+/* struct loop_config's head, as the UAPI lays it out. */
+struct seclvl_loop_config {
+	__u32 fd;
+	__u8 pad[56];
+	__u32 lo_flags;
+};
+
+/*
+ * As the LSM's seclvl_check_loop_bind(): binding a loop device to a disk
+ * is judged as a write to the disk.  A config that cannot be read here
+ * (a page not yet faulted in) is refused rather than let through.
+ */
+static __always_inline int seclvl_loop_bind(struct file *loop,
+					    unsigned int cmd,
+					    unsigned long arg, int level)
+{
+	struct seclvl_loop_config cfg;
+	struct block_device *bdev;
+	bool rw = loop->f_mode & FMODE_WRITE;
+	unsigned int fd = arg;
+	struct file *backing;
+
+	if (!seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, level) &&
+	    !seclvl_enforced(SECLVL_BLOCKDEV_WRITE, level))
+		return 0;
+	if (cmd == LOOP_CONFIGURE) {
+		if (bpf_probe_read_user(&cfg, sizeof(cfg), (void *)arg))
+			return seclvl_check_loop_backing(level);
+		rw &= !(cfg.lo_flags & LO_FLAGS_READ_ONLY);
+		fd = cfg.fd;
+	}
+	backing = seclvl_fd_file(fd);
+	if (!backing)
+		return 0;
+	/* A second loop device over a bound file, even read-only. */
+	if (seclvl_backs_loop(BPF_CORE_READ(backing, f_mapping)))
+		return seclvl_check_loop_backing(level);
+	if (!rw || !(BPF_CORE_READ(backing, f_mode) & FMODE_WRITE) ||
+	    (BPF_CORE_READ(backing, f_inode, i_mode) & S_IFMT) != S_IFBLK)
+		return 0;
+	if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, level))
+		return seclvl_refuse(SECLVL_BLOCKDEV_WRITE);
+	bdev = seclvl_mapping_bdev(BPF_CORE_READ(backing, f_mapping));
+	if (seclvl_bdev_in_use(bdev, backing))
+		return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE);
+	return 0;
+}
+
+/* As the LSM's: filesystem ioctls that swap a file's blocks. */
+static __always_inline bool seclvl_swaps_content(struct inode *inode,
+						 unsigned int cmd)
+{
+	unsigned long magic = inode->i_sb->s_magic;
+
+	if (magic == EXT4_SUPER_MAGIC)
+		return cmd == EXT4_IOC_MOVE_EXT || cmd == EXT4_IOC_SWAP_BOOT;
+	/* XFS_IOC_SWAPEXT: type 'X', number 109, any size. */
+	return magic == XFS_SUPER_MAGIC && ((cmd >> 8) & 0xff) == 'X' &&
+	       (cmd & 0xff) == 109;
+}
+
+static __always_inline int seclvl_ioctl(struct file *file, unsigned int cmd,
+					unsigned long arg)
+{
+	struct inode *inode = file->f_inode;
 	int level = seclvl_level();
 
-	if (level <= 0 || !seclvl_ioctl_may_write(file, cmd, level))
+	if (level <= 0)
+		return 0;
+	if (seclvl_is_reg(inode) && (seclvl_swaps_content(inode, cmd) ||
+				     inode->i_sb->s_magic == DEBUGFS_MAGIC))
+		return seclvl_check_write(file, level);
+	if (seclvl_is_chr(inode) && seclvl_is_snapshot(inode->i_rdev))
+		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
+	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&
+	    seclvl_is_blk(inode) && (inode->i_rdev >> MINORBITS) == LOOP_MAJOR)
+		return seclvl_loop_bind(file, cmd, arg, level);
+	if (!seclvl_ioctl_may_write(file, cmd, level))
 		return 0;
 	return seclvl_check_device_write(file, level);
 }
@@ -593,44 +960,49 @@ SEC("lsm/file_ioctl")
 int BPF_PROG(seclvl_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
-	return seclvl_ioctl(file, cmd);
+	return seclvl_ioctl(file, cmd, arg);
 }
 
 SEC("lsm/file_ioctl_compat")
 int BPF_PROG(seclvl_file_ioctl_compat, struct file *file, unsigned int cmd,
 	     unsigned long arg)
 {
-	return seclvl_ioctl(file, cmd);
+	return seclvl_ioctl(file, cmd, arg);
 }
 
 SEC("lsm/uring_cmd")
 int BPF_PROG(seclvl_uring_cmd, struct io_uring_cmd *ioucmd)
 {
+	struct file *file = ioucmd->file;
+	struct inode *inode = file->f_inode;
 	int level = seclvl_level();
 
+	if (level <= 0)
+		return 0;
 	switch (ioucmd->cmd_op) {
+	case BLOCK_URING_CMD_DISCARD:
+		if (!seclvl_is_blk(inode) || !(file->f_mode & FMODE_WRITE))
+			return 0;
+		break;
 	case NVME_URING_CMD_IO:
 	case NVME_URING_CMD_IO_VEC:
 	case NVME_URING_CMD_ADMIN:
 	case NVME_URING_CMD_ADMIN_VEC:
-		if (level <= 0)
+		if (!seclvl_is_nvme_chr(inode))
 			return 0;
-		return seclvl_check_device_write(ioucmd->file, level);
+		break;
 	default:
 		return 0;
 	}
+	return seclvl_check_device_write(file, level);
 }
 
 static __always_inline int seclvl_check_shared_write(struct file *file,
 						     int level)
 {
-	struct inode *inode = file->f_inode;
-
-	if (seclvl_is_blk(inode))
+	if (seclvl_is_blk(file->f_inode))
 		return seclvl_check_bdev_write(file, level);
-	if (seclvl_is_chr(inode) && seclvl_is_devmem(inode->i_rdev))
-		return seclvl_check(SECLVL_DEVMEM_WRITE, level);
-	return 0;
+	return seclvl_check_write(file, level);
 }
 
 SEC("lsm/mmap_file")
@@ -662,8 +1034,23 @@ SEC("lsm/inode_setattr")
 int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
 	     struct dentry *dentry, struct iattr *attr)
 {
+	struct inode *inode = dentry->d_inode;
 	int level = seclvl_level();
 
+	if (level <= 0)
+		return 0;
+	if ((attr->ia_valid & ATTR_SIZE) && inode && seclvl_is_reg(inode) &&
+	    seclvl_setid_effective(inode->i_mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, level))
+		return seclvl_refuse(SECLVL_SETID_BITS);
+	/* Truncating a loop device's backing file cuts its disk short. */
+	if ((attr->ia_valid & ATTR_SIZE) && inode && seclvl_is_reg(inode) &&
+	    seclvl_backs_loop(inode->i_mapping)) {
+		int err = seclvl_check_loop_backing(level);
+
+		if (err)
+			return err;
+	}
 	if (!seclvl_enforced(SECLVL_SETID_BITS, level) ||
 	    !(attr->ia_valid & ATTR_MODE))
 		return 0;
@@ -709,13 +1096,68 @@ int BPF_PROG(seclvl_inode_setxattr, struct mnt_idmap *idmap,
 	return seclvl_refuse(SECLVL_SETID_BITS);
 }
 
+/* As the LSM's: no access ACL on a set-id file (it rewrites the mode). */
+SEC("lsm/inode_set_acl")
+int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
+	     struct dentry *dentry, const char *acl_name)
+{
+	umode_t mode = dentry->d_inode->i_mode;
+	int level = seclvl_level();
+	char name[32];
+
+	if (!seclvl_enforced(SECLVL_SETID_BITS, level) ||
+	    (mode & S_IFMT) == S_IFDIR || !(mode & (S_ISUID | S_ISGID)))
+		return 0;
+	/*
+	 * "system.posix_acl_access", not "..._default" (a string constant
+	 * here would land in .rodata.str, which 6.12 cannot load as BTF).
+	 */
+	if (bpf_probe_read_kernel_str(name, sizeof(name), acl_name) != 24 ||
+	    name[17] != 'a')
+		return 0;
+	return seclvl_refuse(SECLVL_SETID_BITS);
+}
+
+/*
+ * As the LSM's seclvl_check_detach(): removing or replacing a mount point
+ * of another mount namespace detaches its mounts everywhere, without
+ * sb_umount.  From level 1 that is also self-protection for what the
+ * pins' bpffs hangs under: /sys, a top-level directory of the root
+ * filesystem (sysfs's own directories cannot be removed).
+ */
+static __always_inline int seclvl_check_detach(struct dentry *dentry,
+					       int level)
+{
+	if (!dentry || !(dentry->d_flags & DCACHE_MOUNTED))
+		return 0;
+	if (seclvl_enforced(SECLVL_UMOUNT, level))
+		return seclvl_refuse(SECLVL_UMOUNT);
+	if (dentry->d_parent == dentry->d_sb->s_root)
+		return -EPERM;
+	return 0;
+}
+
+SEC("lsm/inode_rmdir")
+int BPF_PROG(seclvl_inode_rmdir, struct inode *dir, struct dentry *dentry)
+{
+	int level = seclvl_level();
+
+	if (level <= 0)
+		return 0;
+	return seclvl_check_detach(dentry, level);
+}
+
 /* Self-protection: the pins cannot be removed or renamed. */
 SEC("lsm/inode_unlink")
 int BPF_PROG(seclvl_inode_unlink, struct inode *dir, struct dentry *dentry)
 {
-	if (seclvl_level() <= 0 || !seclvl_is_pin_dir(dir))
+	int level = seclvl_level();
+
+	if (level <= 0)
 		return 0;
-	return -EPERM;
+	if (seclvl_is_pin_dir(dir))
+		return -EPERM;
+	return seclvl_check_detach(dentry, level);
 }
 
 SEC("lsm/inode_rename")
@@ -723,12 +1165,15 @@ int BPF_PROG(seclvl_inode_rename, struct inode *old_dir,
 	     struct dentry *old_dentry, struct inode *new_dir,
 	     struct dentry *new_dentry)
 {
-	if (seclvl_level() <= 0)
+	int level = seclvl_level();
+
+	if (level <= 0)
 		return 0;
 	if (seclvl_is_pin_dir(old_dir) || seclvl_is_pin_dir(new_dir) ||
 	    seclvl_is_pin_dir(old_dentry->d_inode))
 		return -EPERM;
-	return 0;
+	return seclvl_check_detach(old_dentry, level) ?:
+	       seclvl_check_detach(new_dentry, level);
 }
 
 /*

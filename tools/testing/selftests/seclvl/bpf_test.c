@@ -12,13 +12,13 @@
  * Copyright (C) 2026 The seclvl authors
  */
 
+#include "common.h"
+
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/sysmacros.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-
-#include "common.h"
 
 #define LINK_PIN BPF_DIR "/seclvl_capable"
 
@@ -252,6 +252,41 @@ TEST_F(bpf, ftrace_disabled)
 		EXPECT_EQ(0, err);
 	}
 	write_str("/proc/sys/kernel/ftrace_enabled", "1");
+}
+
+/*
+ * Nor through a descriptor opened at level 0 and taken now from the
+ * process that holds it, whichever way the write is made.  "1" keeps
+ * ftrace on where the write goes through.
+ */
+TEST_F(bpf, ftrace_disabled_held)
+{
+	int fd = held_fd(HELD_FTRACE), way;
+	char buf[8];
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	for (way = 0; way < WAY_NR; way++) {
+		ssize_t ret = write_way(way, fd, "1\n", 2, 0);
+		int err = errno;
+
+		if (way == WAY_AIO && !aio_present())
+			continue;
+		if (raised()) {
+			/* A way the file does not take fails before the hook. */
+			EXPECT_EQ(-1, ret) TH_LOG("%s", way_names[way]);
+			if (way <= WAY_PWRITE)
+				EXPECT_EQ(EPERM, err) TH_LOG("%s", way_names[way]);
+		} else if (way <= WAY_PWRITE) {
+			EXPECT_EQ(2, ret) TH_LOG("%s: %s", way_names[way],
+						 strerror(err));
+		} else if (ret < 0) {
+			EXPECT_NE(EPERM, err) TH_LOG("%s", way_names[way]);
+		}
+	}
+	close(fd);
+	ASSERT_LT(0, read_file("/proc/sys/kernel/ftrace_enabled", buf,
+			       sizeof(buf)));
+	EXPECT_STREQ("1\n", buf);
 }
 
 TEST_F(bpf, rename_pin)

@@ -17,8 +17,10 @@
 
 #include <dirent.h>
 #include <linux/bsg.h>
+#include <linux/fs.h>
 #include <linux/io_uring.h>
 #include <linux/kexec.h>
+#include <linux/blkpg.h>
 #include <linux/loop.h>
 #include <linux/nvme_ioctl.h>
 #include <sched.h>
@@ -30,6 +32,7 @@
 #include <sys/ptrace.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 
 #ifndef __NR_fchmodat2
 #define __NR_fchmodat2 452
@@ -42,6 +45,12 @@
 #define SCSI_DISK "/dev/sda"
 #define NVME_DISK "/dev/nvme0n1"
 #define NVME_CHAR "/dev/ng0n1"
+/* A second virtio disk nothing uses (ext4, made by the host). */
+#define SPARE_DISK "/dev/vdb"
+#define SPARE_LOOP "/dev/loop3"
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)
+#endif
 #define SECTOR 512
 
 static int number_in(const char *path)
@@ -467,26 +476,33 @@ TEST(ptrace_init_attach)
 	EXPECT_EQ(0, ptrace(PTRACE_DETACH, 1, NULL, NULL));
 }
 
+/* Where init's environment strings start: field 50 of /proc/1/stat. */
+static unsigned long init_env_start(void)
+{
+	char stat[2048], *p;
+	int i;
+
+	if (read_file("/proc/1/stat", stat, sizeof(stat)) <= 0)
+		return 0;
+	/* comm, field 2, ends at the last ')'. */
+	p = strrchr(stat, ')');
+	for (i = 2; p && i < 50; i++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoul(p + 1, NULL, 10) : 0;
+}
+
 /* Init's environment strings, written back as they are. */
 TEST(ptrace_init_process_vm_writev)
 {
-	char env[64], now[64], stat[2048], *p;
+	char env[64], now[64];
 	unsigned long env_start = 0;
 	struct iovec local, remote;
 	long before;
 	ssize_t len;
-	int i;
 
 	len = read_file("/proc/1/environ", env, sizeof(env));
 	ASSERT_LT(0, len);
-	ASSERT_LT(0, read_file("/proc/1/stat", stat, sizeof(stat)));
-	/* Field 50 is env_start; comm, field 2, ends at the last ')'. */
-	p = strrchr(stat, ')');
-	ASSERT_NE(NULL, p);
-	for (i = 2; p && i < 50; i++)
-		p = strchr(p + 1, ' ');
-	ASSERT_NE(NULL, p);
-	env_start = strtoul(p + 1, NULL, 10);
+	env_start = init_env_start();
 	ASSERT_NE(0, env_start);
 
 	local.iov_base = env;
@@ -510,6 +526,483 @@ TEST(ptrace_init_pidfd_getfd)
 	EXPECT_OUTCOME("ptrace_init",
 		       opened(syscall(SYS_pidfd_getfd, pidfd, 0, 0)), before);
 	close(pidfd);
+}
+
+/*
+ * Descriptors opened at level 0 by another process, taken now with
+ * pidfd_getfd() (SCM_RIGHTS passes the same open file): a restriction seclvl
+ * applies when such a file is opened applies to each write through them,
+ * whichever way it is made.
+ */
+
+/*
+ * Each way of writing @len bytes of @new at @off through @fd, checked
+ * against restriction @name.  Refused: nothing is written; write and pwrite
+ * fail with EPERM, and so does every other way that reaches the file (a
+ * file may not support some: the kernel then fails them first); each EPERM
+ * is counted; @path (if any) still reads @old.  Allowed: write and pwrite
+ * work, the other ways are not refused by seclvl, nothing is counted; @old
+ * is put back.
+ */
+static void check_held_writes(struct __test_metadata *const _metadata,
+			      const char *name, int fd, const char *path,
+			      const char *old, const char *new, size_t len,
+			      off_t off)
+{
+	/* debugfs attributes and the like have no position. */
+	bool stream = lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE;
+	char now[64];
+	int way;
+
+	if (stream)
+		off = -1;
+	for (way = 0; way < WAY_NR; way++) {
+		long before = denials(name);
+		ssize_t ret = write_way(way, fd, new, len, off);
+		int err = errno;
+
+		if ((way == WAY_AIO && !aio_present()) ||
+		    (stream && (way == WAY_PWRITE || way == WAY_AIO)))
+			continue;
+		if (refused(name)) {
+			EXPECT_EQ(-1, ret) TH_LOG("%s", way_names[way]);
+			if (way <= WAY_PWRITE || err == EPERM) {
+				EXPECT_EQ(EPERM, err)
+					TH_LOG("%s: %s", way_names[way],
+					       strerror(err));
+				EXPECT_LE(before + 1, denials(name))
+					TH_LOG("%s: not counted",
+					       way_names[way]);
+			}
+		} else {
+			if (way <= WAY_PWRITE) {
+				EXPECT_EQ((ssize_t)len, ret)
+					TH_LOG("%s: %s", way_names[way],
+					       strerror(err));
+			} else if (ret < 0) {
+				EXPECT_NE(EPERM, err)
+					TH_LOG("%s", way_names[way]);
+			}
+			EXPECT_EQ(before, denials(name)) TH_LOG("%s", way_names[way]);
+		}
+	}
+	if (path && refused(name)) {
+		ASSERT_LT(0, read_file(path, now, sizeof(now)));
+		EXPECT_STREQ(old, now);
+	}
+	if (!refused(name))
+		EXPECT_EQ((ssize_t)strlen(old),
+			  write_way(WAY_PWRITEV2, fd, old, strlen(old), off));
+}
+
+/* Memory that nothing backs (no VGA here): reads all ones, takes writes. */
+#define DEVMEM_HOLE 0xa0000
+
+TEST(held_devmem)
+{
+	int fd = held_fd(HELD_DEVMEM);
+	char b[2] = "";
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(1, pread(fd, b, 1, DEVMEM_HOLE));
+	check_held_writes(_metadata, "devmem_write", fd, NULL, b, b, 1,
+			  DEVMEM_HOLE);
+	close(fd);
+}
+
+/* Init's environment, written back as it is, through /proc/1/mem. */
+TEST(held_init_mem)
+{
+	unsigned long env = init_env_start();
+	int fd = held_fd(HELD_INIT_MEM);
+	char b[9] = "";
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_NE(0, env);
+	ASSERT_EQ(8, pread(fd, b, 8, env));
+	if (strlen(b) < 8)
+		return;
+	check_held_writes(_metadata, "ptrace_init", fd, NULL, b, b, 8, env);
+	close(fd);
+}
+
+static void check_held_setting(struct __test_metadata *const _metadata,
+			       enum held_fd n, const char *name,
+			       const char *path, const char *one,
+			       const char *other)
+{
+	int fd = held_fd(n);
+	char old[64];
+	const char *new;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	/* Lockdown may refuse even reading a writable debugfs file. */
+	if (read_file(path, old, sizeof(old)) <= 0) {
+		ASSERT_TRUE(refused(name)) TH_LOG("cannot read %s", path);
+		path = NULL;
+		snprintf(old, sizeof(old), "%s", one);
+	}
+	new = strcmp(old, one) ? one : other;
+	check_held_writes(_metadata, name, fd, path, old, new, strlen(new), 0);
+	close(fd);
+}
+
+TEST(held_debugfs)
+{
+	check_held_setting(_metadata, HELD_DEBUGFS, "lockdown_integrity",
+			   "/sys/kernel/debug/fault_around_bytes", "8192\n",
+			   "16384\n");
+}
+
+/* The initial network namespace's settings, changed by file permission. */
+TEST(held_net_sysctl)
+{
+	check_held_setting(_metadata, HELD_NET_SYSCTL, "net_admin",
+			   "/proc/sys/net/ipv4/ip_forward", "1\n", "0\n");
+}
+
+/* /proc/PID/fd/N opens the file anew: the checks made at open apply. */
+TEST(held_reopened)
+{
+	/* A refused ptrace check on /proc/PID/mem reaches user space as EACCES. */
+	static const struct {
+		enum held_fd n;
+		const char *name;
+		int err;
+	} held[] = {
+		{ HELD_DEVMEM, "devmem_write", EPERM },
+		{ HELD_DEBUGFS, "lockdown_integrity", EPERM },
+		{ HELD_INIT_MEM, "ptrace_init", EACCES },
+		{ HELD_NET_SYSCTL, "net_admin", EPERM },
+	};
+	char path[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(held); i++) {
+		/* /dev/mem's own open asks for CAP_SYS_RAWIO, then lockdown. */
+		struct refusers r = held[i].n == HELD_DEVMEM ?
+			REFUSERS("devmem_write", "rawio", "lockdown_integrity") :
+			REFUSERS(held[i].name);
+
+		ASSERT_EQ(0, held_path(held[i].n, path, sizeof(path)));
+		EXPECT_REFUSED_BY(r, opened(open(path, O_WRONLY | O_CLOEXEC)),
+				  held[i].err);
+	}
+}
+
+/* Network configuration by file permission: root's euid passes the check. */
+TEST(net_sysctl_open)
+{
+	struct refusers r = REFUSERS("net_admin");
+
+	EXPECT_REFUSED_BY(r, opened(open("/proc/sys/net/ipv4/ip_forward",
+					 O_WRONLY | O_CLOEXEC)), EPERM);
+}
+
+/*
+ * In a network namespace of its own a process configures only that
+ * namespace: not refused by the file's check.  (A setting whose handler
+ * asks for CAP_NET_ADMIN over the namespace's owner, init's user
+ * namespace here, is net_admin's as before.)
+ */
+TEST(net_sysctl_own_namespace)
+{
+	int status;
+	pid_t child = fork();
+
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		if (unshare(CLONE_NEWNET))
+			_exit(2);
+		_exit(write_str("/proc/sys/net/ipv4/tcp_keepalive_time",
+				"7200\n") ? 1 : 0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * Loop devices: a second way to a disk's blocks.  Binding one to a disk in
+ * use, remapping one in use, writing or truncating a bound backing file,
+ * and mounting a disk that backs one all write under a user of the disk.
+ */
+
+static int loop_config_of(int loop, int fd)
+{
+	struct loop_config config = { .fd = fd };
+
+	return ioctl(loop, LOOP_CONFIGURE, &config);
+}
+
+/* The mounted partition, through a descriptor opened at level 0. */
+static void check_loop_bind_held(struct __test_metadata *const _metadata,
+				 bool configure)
+{
+	struct refusers r = bdev_refusers(true);
+	int disk = held_fd(HELD_DISK);
+	int loop = open(SPARE_LOOP, O_RDWR | O_CLOEXEC);
+	int ret;
+
+	ASSERT_LE(0, disk) TH_LOG("%s", strerror(errno));
+	/* At level 2 the loop device itself cannot be opened for writing. */
+	if (loop < 0 && refused("blockdev_write")) {
+		EXPECT_EQ(EPERM, errno);
+		close(disk);
+		return;
+	}
+	ASSERT_LE(0, loop) TH_LOG("%s", strerror(errno));
+	ret = configure ? loop_config_of(loop, disk) :
+			  ioctl(loop, LOOP_SET_FD, disk);
+	EXPECT_REFUSED_BY(r, ret, EPERM);
+	if (!ret)
+		EXPECT_EQ(0, ioctl(loop, LOOP_CLR_FD, 0));
+	close(loop);
+	close(disk);
+}
+
+TEST(loop_set_fd_held_mounted_disk)
+{
+	check_loop_bind_held(_metadata, false);
+}
+
+TEST(loop_configure_held_mounted_disk)
+{
+	check_loop_bind_held(_metadata, true);
+}
+
+/* A read-only binding writes nothing: never refused. */
+TEST(loop_bind_read_only_allowed)
+{
+	int disk = open("/dev/vda1", O_RDONLY | O_CLOEXEC);
+	int loop = open(SPARE_LOOP, O_RDONLY | O_CLOEXEC);
+	long before = denials("mounted_blockdev_write");
+
+	ASSERT_LE(0, disk);
+	ASSERT_LE(0, loop);
+	EXPECT_EQ(0, ioctl(loop, LOOP_SET_FD, disk)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, ioctl(loop, LOOP_CLR_FD, 0));
+	EXPECT_EQ(before, denials("mounted_blockdev_write"));
+	close(loop);
+	close(disk);
+}
+
+/* Read 512 bytes at @off and write them back: a write that changes nothing. */
+static void write_back(struct __test_metadata *const _metadata, int fd,
+		       off_t off)
+{
+	char block[512];
+
+	ASSERT_EQ(sizeof(block), pread(fd, block, sizeof(block), off));
+	EXPECT_EQ(sizeof(block), pwrite(fd, block, sizeof(block), off));
+}
+
+/* /dev/loop0 is bound to this file (prepare() in the scenario). */
+#define LOOP0_BACKING PREP_DIR "/loop0.img"
+
+TEST(loop_backing_file_write)
+{
+	struct refusers r = bdev_refusers(true);
+	int fd = open(LOOP0_BACKING, O_RDWR | O_CLOEXEC);
+
+	EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
+	if (fd < 0)
+		return;
+	write_back(_metadata, fd, 0);
+	close(fd);
+}
+
+TEST(loop_backing_file_truncate)
+{
+	struct refusers r = bdev_refusers(true);
+	struct stat st;
+
+	ASSERT_EQ(0, stat(LOOP0_BACKING, &st));
+	EXPECT_REFUSED_BY(r, truncate(LOOP0_BACKING, st.st_size), EPERM);
+}
+
+/* A loop device in use is remapped: its offset moved under the mount. */
+TEST(loop_remap_in_use)
+{
+	struct loop_info64 info;
+	struct refusers r;
+	int loop;
+
+	private_mounts(_metadata);
+	ASSERT_EQ(0, mount("/dev/loop1", MNT_DIR, "ext2", MS_NOSUID, NULL))
+		TH_LOG("%s", strerror(errno));
+	loop = open("/dev/loop1", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, loop);
+	ASSERT_EQ(0, ioctl(loop, LOOP_GET_STATUS64, &info));
+	info.lo_offset += 4096;
+	r = bdev_refusers(true);
+	EXPECT_REFUSED_BY(r, ioctl(loop, LOOP_SET_STATUS64, &info), EPERM);
+	r = bdev_refusers(true);
+	EXPECT_REFUSED_BY(r, ioctl(loop, LOOP_SET_CAPACITY, 0), EPERM);
+	info.lo_offset -= 4096;
+	ioctl(loop, LOOP_SET_STATUS64, &info);
+	close(loop);
+}
+
+/*
+ * A loop device bound to the unused spare disk: the disk is then in use,
+ * and mounting it is refused, since the loop device would write under
+ * the filesystem.
+ */
+TEST(loop_backing_disk)
+{
+	struct refusers r;
+	int disk = open(SPARE_DISK, O_RDONLY | O_CLOEXEC);
+	int loop = open(SPARE_LOOP, O_RDONLY | O_CLOEXEC);
+	int fd;
+
+	ASSERT_LE(0, disk);
+	ASSERT_LE(0, loop);
+	ASSERT_EQ(0, ioctl(loop, LOOP_SET_FD, disk)) TH_LOG("%s", strerror(errno));
+	r = bdev_refusers(true);
+	fd = open(SPARE_DISK, O_RDWR | O_CLOEXEC);
+	EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
+	if (fd >= 0) {
+		write_back(_metadata, fd, 0);
+		close(fd);
+	}
+	private_mounts(_metadata);
+	r = REFUSERS("mounted_blockdev_write");
+	EXPECT_REFUSED_BY(r, mount(SPARE_DISK, MNT_DIR, "ext4",
+				   MS_NOSUID | MS_RDONLY, NULL), EPERM);
+	umount2(MNT_DIR, MNT_DETACH);
+	EXPECT_EQ(0, ioctl(loop, LOOP_CLR_FD, 0));
+	close(loop);
+	close(disk);
+}
+
+/* Block commands that no write(2) carries. */
+
+static void fill_discard(struct io_uring_sqe *sqe, void *arg)
+{
+	const off_t *range = arg;
+
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = range[0];
+	sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+	sqe->addr = range[1];
+	sqe->addr3 = range[2];
+}
+
+/*
+ * io_uring's discard, through the mounted partition's descriptor opened at
+ * level 0, of its last block (free in the test's small ext4).
+ */
+TEST(discard_io_uring)
+{
+	struct refusers r = bdev_refusers(true);
+	int fd = held_fd(HELD_DISK);
+	off_t range[3];
+	int ret;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	range[0] = fd;
+	range[2] = 4096;
+	range[1] = lseek(fd, 0, SEEK_END) - range[2];
+	ret = uring_one(0, fill_discard, range);
+	errno = -ret;
+	EXPECT_REFUSED_BY(r, ret == -EPERM ? -1 : 0, EPERM);
+	close(fd);
+}
+
+/* BLKPG moves a partition's blocks under its users. */
+TEST(blkpg_resize_mounted_partition)
+{
+	struct blkpg_partition part = { .pno = 1 };
+	struct blkpg_ioctl_arg arg = {
+		.op = BLKPG_RESIZE_PARTITION,
+		.datalen = sizeof(part),
+		.data = &part,
+	};
+	struct refusers r = bdev_refusers(true);
+	int fd = open("/dev/vda", O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	ASSERT_LE(0, fd);
+	/* The same start and length: a resize that changes nothing. */
+	part.start = 2048 * 512LL;
+	part.length = 65536 * 512LL;
+	ret = ioctl(fd, BLKPG, &arg);
+	EXPECT_REFUSED_BY(r, ret, EPERM);
+	close(fd);
+}
+
+/* Over-refusal: the disk's own holder, mkfs and partitioning. */
+
+static int run(const char *cmd)
+{
+	int status = system(cmd);
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * An O_EXCL open makes its file the disk's holder: that claim is not a
+ * user the writer writes under.  Another descriptor is.
+ */
+TEST(exclusive_open_unused_disk)
+{
+	struct refusers r = bdev_refusers(false);
+	int fd = open(SPARE_DISK, O_RDWR | O_EXCL | O_CLOEXEC), other;
+
+	EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
+	if (fd < 0)
+		return;
+	write_back(_metadata, fd, 4096);
+	r = bdev_refusers(true);
+	other = open(SPARE_DISK, O_RDWR | O_CLOEXEC);
+	EXPECT_REFUSED_BY(r, other < 0 ? -1 : 0, EPERM);
+	if (other >= 0)
+		close(other);
+	close(fd);
+}
+
+TEST(mkfs_unused_disk)
+{
+	struct refusers r = bdev_refusers(false);
+
+	EXPECT_REFUSED_BY(r, run("/usr/local/sbin/mke2fs -qF /dev/vdb >/dev/null"),
+			  EPERM);
+}
+
+TEST(partition_unused_disk)
+{
+	struct refusers r = bdev_refusers(false);
+
+	EXPECT_REFUSED_BY(r, run("echo 2048 | /usr/local/sbin/sfdisk -q /dev/vdb >/dev/null"),
+			  EPERM);
+}
+
+/* Passthrough numbers mean nothing to another device: never judged there. */
+TEST(ioctl_numbers_elsewhere_allowed)
+{
+	static const unsigned long cmds[] = {
+		SG_IO, NVME_IOCTL_IO_CMD, NVME_IOCTL_ADMIN_CMD, BLKDISCARD,
+		LOOP_SET_STATUS64,
+	};
+	struct refusers r = REFUSERS("rawio", "blockdev_write",
+				     "mounted_blockdev_write");
+	unsigned char buf[128] = "";
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	size_t i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		EXPECT_EQ(-1, ioctl(fd, cmds[i], buf));
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("%#lx", cmds[i]);
+	}
+	for (i = 0; i < MAX_REFUSERS && r.name[i]; i++)
+		EXPECT_EQ(r.before[i], denials(r.name[i])) TH_LOG("%s", r.name[i]);
+	close(fd);
 }
 
 /* Block devices. */
@@ -786,65 +1279,47 @@ static int nvme_write(int fd, off_t off, unsigned char *data)
 	return ret;
 }
 
+struct nvme_uring_write {
+	int fd, nsid;
+	off_t off;
+	unsigned char *data;
+};
+
+static void fill_nvme_uring_write(struct io_uring_sqe *sqe, void *arg)
+{
+	struct nvme_uring_write *w = arg;
+	struct nvme_uring_cmd *cmd = (struct nvme_uring_cmd *)sqe->cmd;
+	unsigned long long lba = w->off / SECTOR;
+
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = w->fd;
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	cmd->opcode = 0x01;
+	cmd->nsid = w->nsid;
+	cmd->addr = (unsigned long)w->data;
+	cmd->data_len = SECTOR;
+	cmd->cdw10 = lba;
+	cmd->cdw11 = lba >> 32;
+}
+
 /*
  * The same Write as an io_uring command, on a ring of one 128-byte SQE.
  * Returns 0, or -1 with errno (the command's result).
  */
 static int nvme_uring_write(int fd, off_t off, unsigned char *data)
 {
-	struct io_uring_params p = {
-		.flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
-	};
-	int nsid = ioctl(fd, NVME_IOCTL_ID);
-	unsigned long long lba = off / SECTOR;
-	size_t sq_len, cq_len, sqe_len;
-	struct nvme_uring_cmd *cmd;
-	struct io_uring_sqe *sqe;
-	struct io_uring_cqe *cqe;
-	char *sq, *cq;
-	int ring, ret = -1;
+	struct nvme_uring_write w = { fd, ioctl(fd, NVME_IOCTL_ID), off, data };
+	int ret;
 
-	ring = syscall(__NR_io_uring_setup, 1, &p);
-	if (ring < 0 || nsid <= 0)
+	if (w.nsid <= 0)
 		return -1;
-	sq_len = p.sq_off.array + p.sq_entries * sizeof(__u32);
-	cq_len = p.cq_off.cqes + p.cq_entries * 2 * sizeof(*cqe);
-	sqe_len = p.sq_entries * 2 * sizeof(*sqe);
-	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
-		  IORING_OFF_SQ_RING);
-	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
-		  IORING_OFF_CQ_RING);
-	sqe = mmap(NULL, sqe_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
-		   IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || sqe == MAP_FAILED)
-		goto out;
-
-	memset(sqe, 0, 2 * sizeof(*sqe));
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->fd = fd;
-	sqe->cmd_op = NVME_URING_CMD_IO;
-	cmd = (struct nvme_uring_cmd *)sqe->cmd;
-	cmd->opcode = 0x01;
-	cmd->nsid = nsid;
-	cmd->addr = (unsigned long)data;
-	cmd->data_len = SECTOR;
-	cmd->cdw10 = lba;
-	cmd->cdw11 = lba >> 32;
-	((__u32 *)(sq + p.sq_off.array))[0] = 0;
-	__atomic_store_n((__u32 *)(sq + p.sq_off.tail), 1, __ATOMIC_RELEASE);
-	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) != 1)
-		goto out;
-	cqe = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
-	if (cqe->res < 0)
-		errno = -cqe->res;
-	else if (cqe->res > 0)
+	ret = uring_one(IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+			fill_nvme_uring_write, &w);
+	if (ret < 0)
+		errno = -ret;
+	else if (ret > 0)
 		errno = EIO;
-	else
-		ret = 0;
-out:
-	close(ring);
-	return ret;
+	return ret ? -1 : 0;
 }
 
 static void check_nvme_write(struct __test_metadata *const _metadata,
@@ -878,6 +1353,264 @@ TEST(nvme_passthrough_generic_char)
 TEST(nvme_passthrough_io_uring)
 {
 	check_nvme_write(_metadata, NVME_CHAR, nvme_uring_write);
+}
+
+/*
+ * Detaching a mount without umount(2): removing, in another mount
+ * namespace, the directory or file it is mounted on there.  The child
+ * takes a copy of the mount table first; the parent then mounts a tmpfs
+ * (in the initial namespace, which the copy does not see) on a directory
+ * or file the child removes or renames over.  Exits 0 if the child's
+ * call worked, 1 if refused with EPERM, 2 on anything else.
+ */
+enum detach_way {
+	DETACH_RMDIR, DETACH_UNLINK, DETACH_RENAME, DETACH_TOP, DETACH_MOVE,
+};
+
+/*
+ * One directory per way: at level 2 the mount a test makes stays.  The
+ * last way removes a top-level directory of the root filesystem, as /sys
+ * is, under which the BPF backend's pins hang.
+ */
+static const char *const detach_dir[] = {
+	"/tmp/seclvl-detach-rmdir", "/tmp/seclvl-detach-unlink",
+	"/tmp/seclvl-detach-rename", "", "/tmp/seclvl-detach-move",
+};
+
+static void detach_path(char *buf, size_t size, enum detach_way way,
+			const char *name)
+{
+	if (way == DETACH_TOP)
+		snprintf(buf, size, "/seclvl-detach-%s", name);
+	else
+		snprintf(buf, size, "%s/%s", detach_dir[way], name);
+}
+
+static int detach_child(enum detach_way way, int ready, int go)
+{
+	char target[64], other[64], c = 0;
+	int ret;
+
+	detach_path(target, sizeof(target), way,
+		    way == DETACH_UNLINK ? "file" : "dir");
+	detach_path(other, sizeof(other), way,
+		    way == DETACH_MOVE ? "moved" : "other");
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 2;
+	switch (way) {
+	case DETACH_RMDIR:
+	case DETACH_TOP:
+		ret = rmdir(target);
+		break;
+	case DETACH_UNLINK:
+		ret = unlink(target);
+		break;
+	case DETACH_MOVE:
+		/* Renaming the mount point itself carries its mounts away. */
+		ret = rename(target, other);
+		break;
+	default:
+		ret = rename(other, target);
+		break;
+	}
+	if (!ret)
+		return 0;
+	return errno == EPERM ? 1 : 2;
+}
+
+static void check_detach(struct __test_metadata *const _metadata,
+			 enum detach_way way)
+{
+	long before = denials("umount");
+	int ready[2], go[2], status, fd;
+	char target[64], path[64];
+	bool guarded;
+	pid_t child;
+	char c = 0;
+
+	if (way != DETACH_TOP)
+		ASSERT_EQ(0, mkdir(detach_dir[way], 0755));
+	detach_path(path, sizeof(path), way, "other");
+	ASSERT_EQ(0, mkdir(path, 0755));
+	detach_path(target, sizeof(target), way, "dir");
+	ASSERT_EQ(0, mkdir(target, 0755));
+	if (way == DETACH_UNLINK) {
+		detach_path(target, sizeof(target), way, "file");
+		fd = open(target, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		ASSERT_LE(0, fd);
+		close(fd);
+	}
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0)
+		_exit(detach_child(way, ready[1], go[0]));
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	if (way == DETACH_UNLINK) {
+		ASSERT_EQ(0, mount("/dev/null", target, NULL, MS_BIND, NULL));
+	} else {
+		ASSERT_EQ(0, mount("seclvl", target, "tmpfs", MS_NOSUID,
+				   NULL));
+	}
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* The BPF backend's pins hang under /sys: it guards that from 1. */
+	guarded = refused("umount") ||
+		  (way == DETACH_TOP && bpf_backend() && current_level() > 0);
+	EXPECT_EQ(guarded ? 1 : 0, WEXITSTATUS(status));
+	EXPECT_EQ(guarded, mounted_at(target));
+	EXPECT_EQ(before + refused("umount"), denials("umount"));
+}
+
+TEST(detach_by_rmdir_elsewhere)
+{
+	check_detach(_metadata, DETACH_RMDIR);
+}
+
+TEST(detach_by_unlink_elsewhere)
+{
+	check_detach(_metadata, DETACH_UNLINK);
+}
+
+TEST(detach_by_rename_elsewhere)
+{
+	check_detach(_metadata, DETACH_RENAME);
+}
+
+TEST(detach_top_level_elsewhere)
+{
+	check_detach(_metadata, DETACH_TOP);
+}
+
+TEST(detach_by_renaming_it_elsewhere)
+{
+	check_detach(_metadata, DETACH_MOVE);
+}
+
+/* Moving a mount of the initial namespace uncovers what it hid. */
+TEST(move_mount_initial_namespace)
+{
+	const char *from = "/tmp/seclvl-move-from", *to = "/tmp/seclvl-move-to";
+	struct refusers r;
+
+	ASSERT_EQ(0, mkdir(from, 0755));
+	ASSERT_EQ(0, mkdir(to, 0755));
+	ASSERT_EQ(0, mount("seclvl", from, "tmpfs", MS_NOSUID, NULL));
+	r = REFUSERS("umount");
+	EXPECT_REFUSED_BY(r, mount(from, to, NULL, MS_MOVE, NULL), EPERM);
+	EXPECT_EQ(refused("umount"), mounted_at(from));
+	EXPECT_EQ(!refused("umount"), mounted_at(to));
+	umount2(to, MNT_DETACH);
+}
+
+/* A second loop device over a bound file would unmark it when it goes. */
+TEST(loop_second_bind)
+{
+	struct refusers r = bdev_refusers(true);
+	int file = open(LOOP0_BACKING, O_RDONLY | O_CLOEXEC);
+	int loop = open(SPARE_LOOP, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	ASSERT_LE(0, file);
+	ASSERT_LE(0, loop);
+	ret = ioctl(loop, LOOP_SET_FD, file);
+	EXPECT_REFUSED_BY(r, ret, EPERM);
+	if (!ret)
+		EXPECT_EQ(0, ioctl(loop, LOOP_CLR_FD, 0));
+	close(loop);
+	close(file);
+}
+
+/*
+ * Set-id programs.  From level 1 root has no CAP_FSETID: the kernel drops
+ * the bits of a set-id file whose content changes, and what would keep
+ * them or make dormant ones effective is refused.
+ */
+#define WRITE_SUID PREP_DIR "/write-suid"
+#define MMAP_SUID PREP_DIR "/mmap-suid"
+#define DORMANT_SUID PREP_DIR "/dormant-suid"
+#define ACL_SGID PREP_DIR "/acl-sgid"
+
+/* Root keeps the bits (CAP_FSETID): new content would run set-uid. */
+TEST(setid_write)
+{
+	struct refusers r = REFUSERS("setid_bits");
+	int fd;
+
+	ASSERT_EQ(04755, mode_of(WRITE_SUID)) TH_LOG("made at level 0");
+	fd = open(WRITE_SUID, O_WRONLY | O_APPEND | O_CLOEXEC);
+	EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
+	if (fd >= 0) {
+		EXPECT_EQ(1, write(fd, "x", 1));
+		close(fd);
+	}
+	r = REFUSERS("setid_bits");
+	EXPECT_REFUSED_BY(r, truncate(WRITE_SUID, 5), EPERM);
+	EXPECT_EQ(04755, mode_of(WRITE_SUID));
+}
+
+/* Through a descriptor opened at level 0, by every way of writing. */
+TEST(held_setid)
+{
+	int fd = held_fd(HELD_SETID);
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	check_held_writes(_metadata, "setid_bits", fd, MMAP_SUID, "data\n",
+			  "DATA\n", 5, 0);
+	EXPECT_EQ(04755, mode_of(MMAP_SUID));
+	close(fd);
+}
+
+/* Stores through a shared mapping never drop set-id bits. */
+TEST(setid_shared_mapping)
+{
+	struct refusers r = REFUSERS("setid_bits");
+	int fd = held_fd(HELD_SETID);
+	void *p;
+
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_REFUSED_BY(r, p == MAP_FAILED ? -1 : 0, EPERM);
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	close(fd);
+}
+
+/* 04644: set-uid that exec ignores until an execute bit is added. */
+TEST(setid_made_effective)
+{
+	struct refusers r = REFUSERS("setid_bits");
+
+	ASSERT_EQ(04644, mode_of(DORMANT_SUID)) TH_LOG("made at level 0");
+	EXPECT_REFUSED_BY(r, chmod(DORMANT_SUID, 04744), EPERM);
+	EXPECT_EQ(refused("setid_bits") ? 04644 : 04744, mode_of(DORMANT_SUID));
+}
+
+/* An access ACL whose mask gives the group execute: 02644 -> 02674. */
+TEST(setid_acl_mask)
+{
+	struct {
+		__u32 version;
+		struct { __u16 tag, perm; __u32 id; } e[4];
+	} acl = {
+		.version = 2,
+		.e = {
+			{ 0x01, 6, -1 },	/* ACL_USER_OBJ rw- */
+			{ 0x04, 4, -1 },	/* ACL_GROUP_OBJ r-- */
+			{ 0x10, 7, -1 },	/* ACL_MASK rwx */
+			{ 0x20, 4, -1 },	/* ACL_OTHER r-- */
+		},
+	};
+	struct refusers r = REFUSERS("setid_bits");
+
+	ASSERT_EQ(02644, mode_of(ACL_SGID)) TH_LOG("made at level 0");
+	EXPECT_REFUSED_BY(r, setxattr(ACL_SGID, "system.posix_acl_access", &acl,
+				      sizeof(acl), 0), EPERM);
+	EXPECT_EQ(refused("setid_bits") ? 02644 : 02674, mode_of(ACL_SGID));
 }
 
 /*

@@ -21,13 +21,18 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
+#include <linux/io_uring.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -375,6 +380,266 @@ static inline int drop_effective_cap(int cap)
 		return -1;
 	data[cap / 32].effective &= ~(1U << (cap % 32));
 	return syscall(SYS_capset, &hdr, data);
+}
+
+/*
+ * One SQE on a new ring of its own, filled by @fill; @setup_flags for the
+ * ring (IORING_SETUP_SQE128 for a 128-byte SQE).  Returns the CQE's result
+ * (a negative errno on failure), or the negative errno of setting up the
+ * ring.
+ */
+static inline int uring_one(unsigned int setup_flags,
+			    void (*fill)(struct io_uring_sqe *sqe, void *arg),
+			    void *arg)
+{
+	struct io_uring_params p = { .flags = setup_flags };
+	int wide = !!(setup_flags & IORING_SETUP_SQE128) + 1;
+	size_t sq_len, cq_len, sqe_len;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	char *sq, *cq;
+	int ring, ret = -1;
+
+	ring = syscall(__NR_io_uring_setup, 1, &p);
+	if (ring < 0)
+		return -errno;
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(__u32);
+	cq_len = p.cq_off.cqes + p.cq_entries * 2 * sizeof(*cqe);
+	sqe_len = p.sq_entries * wide * sizeof(*sqe);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		  IORING_OFF_SQ_RING);
+	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		  IORING_OFF_CQ_RING);
+	sqe = mmap(NULL, sqe_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		   IORING_OFF_SQES);
+	ret = -ENOMEM;
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqe == MAP_FAILED)
+		goto out;
+	memset(sqe, 0, wide * sizeof(*sqe));
+	fill(sqe, arg);
+	((__u32 *)(sq + p.sq_off.array))[0] = 0;
+	__atomic_store_n((__u32 *)(sq + p.sq_off.tail), 1, __ATOMIC_RELEASE);
+	ret = -EIO;
+	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
+		    NULL, 0) != 1)
+		goto out;
+	cqe = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	ret = cqe->res;
+out:
+	close(ring);
+	return ret;
+}
+
+/* The ways user space writes to an open file (each calls rw_verify_area). */
+enum write_way {
+	WAY_WRITE,
+	WAY_PWRITE,
+	WAY_WRITEV,
+	WAY_PWRITEV2,
+	WAY_SPLICE,
+	WAY_SENDFILE,
+	WAY_COPY_FILE_RANGE,
+	WAY_IO_URING,
+	WAY_AIO,
+	WAY_NR
+};
+
+static const char *const way_names[WAY_NR] = {
+	"write", "pwrite", "writev", "pwritev2", "splice", "sendfile",
+	"copy_file_range", "io_uring", "aio",
+};
+
+struct uring_write {
+	int fd;
+	const void *buf;
+	size_t len;
+	off_t off;
+};
+
+static inline void fill_uring_write(struct io_uring_sqe *sqe, void *arg)
+{
+	struct uring_write *w = arg;
+
+	sqe->opcode = IORING_OP_WRITE;
+	sqe->fd = w->fd;
+	sqe->addr = (unsigned long)w->buf;
+	sqe->len = w->len;
+	sqe->off = w->off;
+}
+
+static inline ssize_t aio_pwrite(int fd, const void *buf, size_t len,
+				 off_t off)
+{
+	struct iocb cb = {
+		.aio_lio_opcode = IOCB_CMD_PWRITE,
+		.aio_fildes = fd,
+		.aio_buf = (unsigned long)buf,
+		.aio_nbytes = len,
+		.aio_offset = off,
+	};
+	struct iocb *cbs[1] = { &cb };
+	aio_context_t ctx = 0;
+	struct io_event ev;
+	ssize_t ret = -1;
+
+	if (syscall(SYS_io_setup, 1, &ctx))
+		return -1;
+	if (syscall(SYS_io_submit, ctx, 1, cbs) == 1 &&
+	    syscall(SYS_io_getevents, ctx, 1, 1, &ev, NULL) == 1) {
+		ret = ev.res;
+		if (ret < 0) {
+			errno = -ret;
+			ret = -1;
+		}
+	}
+	syscall(SYS_io_destroy, ctx);
+	return ret;
+}
+
+/* @len bytes of @buf in a new memory file, for sendfile and copy_file_range. */
+static inline int source_of(const void *buf, size_t len)
+{
+	int fd = memfd_create("seclvl-source", MFD_CLOEXEC);
+
+	if (fd >= 0 && pwrite(fd, buf, len, 0) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether this kernel has aio (CONFIG_AIO): WAY_AIO needs it. */
+static inline bool aio_present(void)
+{
+	aio_context_t ctx = 0;
+
+	if (syscall(SYS_io_setup, 1, &ctx))
+		return false;
+	syscall(SYS_io_destroy, ctx);
+	return true;
+}
+
+/*
+ * Write @len bytes of @buf at @off through @fd the way @way; @off -1 for a
+ * file without a position (nonseekable_open()), written where it is: the
+ * ways that need an offset are then not tried (-1, EINVAL), since
+ * the kernel refuses them for such a file whatever the caller.  Returns
+ * the bytes written or -1 with errno.
+ */
+static inline ssize_t write_way(enum write_way way, int fd, const void *buf,
+				size_t len, off_t off)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct uring_write w = { fd, buf, len, off };
+	loff_t in = 0, out = off;
+	int pipefd[2], src, err;
+	ssize_t ret;
+
+	if (off < 0 && (way == WAY_PWRITE || way == WAY_AIO)) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch (way) {
+	case WAY_WRITE:
+		if (off >= 0 && lseek(fd, off, SEEK_SET) < 0)
+			return -1;
+		return write(fd, buf, len);
+	case WAY_PWRITE:
+		return pwrite(fd, buf, len, off);
+	case WAY_WRITEV:
+		if (off >= 0 && lseek(fd, off, SEEK_SET) < 0)
+			return -1;
+		return writev(fd, &iov, 1);
+	case WAY_PWRITEV2:
+		return pwritev2(fd, &iov, 1, off, 0);
+	case WAY_SPLICE:
+		if (pipe2(pipefd, O_CLOEXEC))
+			return -1;
+		ret = write(pipefd[1], buf, len) == (ssize_t)len ?
+			splice(pipefd[0], NULL, fd, off < 0 ? NULL : &out, len,
+			       0) : -1;
+		err = errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		errno = err;
+		return ret;
+	case WAY_SENDFILE:
+	case WAY_COPY_FILE_RANGE:
+		src = source_of(buf, len);
+		if (src < 0)
+			return -1;
+		if (way == WAY_SENDFILE)
+			ret = off >= 0 && lseek(fd, off, SEEK_SET) < 0 ? -1 :
+				sendfile(fd, src, NULL, len);
+		else
+			ret = copy_file_range(src, &in, fd,
+					      off < 0 ? NULL : &out, len, 0);
+		err = errno;
+		close(src);
+		errno = err;
+		return ret;
+	case WAY_IO_URING:
+		ret = uring_one(0, fill_uring_write, &w);
+		if (ret < 0) {
+			errno = -ret;
+			ret = -1;
+		}
+		return ret;
+	case WAY_AIO:
+		return aio_pwrite(fd, buf, len, off);
+	default:
+		errno = EINVAL;
+		return -1;
+	}
+}
+
+/*
+ * The descriptors a process opened at level 0 and keeps (prepare() in the
+ * scenario starts it; its pid is in HOLDER_PID), by number.  HELD_DISK is
+ * the mounted virtio partition, open for writing; HELD_SETID a set-uid
+ * file, open for reading and writing.
+ */
+#define HOLDER_PID PREP_DIR "/holder.pid"
+enum held_fd {
+	HELD_DEVMEM = 3,
+	HELD_DEBUGFS,
+	HELD_INIT_MEM,
+	HELD_NET_SYSCTL,
+	HELD_FTRACE,
+	HELD_DISK,
+	HELD_SETID,
+};
+
+/*
+ * The holder's descriptor @n, taken now with pidfd_getfd(): the same open
+ * file, with the access it was opened with.  -1 with errno on failure.
+ */
+static inline int held_fd(enum held_fd n)
+{
+	char buf[32];
+	int pidfd, fd, err;
+
+	if (read_file(HOLDER_PID, buf, sizeof(buf)) <= 0)
+		return -1;
+	pidfd = syscall(SYS_pidfd_open, atoi(buf), 0);
+	if (pidfd < 0)
+		return -1;
+	fd = syscall(SYS_pidfd_getfd, pidfd, n, 0);
+	err = errno;
+	close(pidfd);
+	errno = err;
+	return fd;
+}
+
+/* /proc/PID/fd/N of the holder, opened anew. */
+static inline int held_path(enum held_fd n, char *path, size_t size)
+{
+	char buf[32];
+
+	if (read_file(HOLDER_PID, buf, sizeof(buf)) <= 0)
+		return -1;
+	snprintf(path, size, "/proc/%d/fd/%d", atoi(buf), n);
+	return 0;
 }
 
 #endif /* _SELFTESTS_SECLVL_COMMON_H */
