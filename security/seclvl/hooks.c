@@ -107,10 +107,20 @@ static bool seclvl_is_init_mm(const void *mm)
 }
 
 /*
- * Init, or a task that shares its memory (a CLONE_VM child, such as the
- * vfork()ed helpers an init system spawns): writing its memory writes
- * init's.  ptrace_may_access() holds @child's task lock, so ->mm is stable.
+ * A task other than init that shares init's memory (a CLONE_VM child,
+ * such as the vfork()ed helpers an init system spawns): writing its
+ * memory writes init's.  Only a shared mm can be init's, so the lookup of
+ * init is made for those alone.  ptrace_may_access() holds @child's task
+ * lock, so ->mm is stable.
  */
+static bool seclvl_shares_init_mm(struct task_struct *child)
+{
+	struct mm_struct *mm = child->mm;
+
+	return mm && atomic_read(&mm->mm_users) > 1 && seclvl_is_init_mm(mm);
+}
+
+/* Init, or a task sharing its memory. */
 static int hook_ptrace_access_check(struct task_struct *child,
 				    unsigned int mode)
 {
@@ -118,7 +128,7 @@ static int hook_ptrace_access_check(struct task_struct *child,
 
 	if (!seclvl_enforced(SECLVL_PTRACE_INIT, &level) ||
 	    !(mode & PTRACE_MODE_ATTACH) ||
-	    !(is_global_init(child) || seclvl_is_init_mm(child->mm)))
+	    !(is_global_init(child) || seclvl_shares_init_mm(child)))
 		return 0;
 	return seclvl_refuse(SECLVL_PTRACE_INIT, level,
 			     !(mode & PTRACE_MODE_NOAUDIT),

@@ -67,6 +67,8 @@ prepare() {
 	mkdir -p /mnt/scsi /mnt/nvme
 	check "mount the SCSI and NVMe disks" sh -c \
 		'mount -t ext4 /dev/sda /mnt/scsi && mount -t ext4 /dev/nvme0n1 /mnt/nvme'
+	check "mount a tmpfs without nosuid (for the idmapped mount test)" sh -c \
+		'mkdir -p /run/seclvl/suid-mnt && mount -t tmpfs seclvl-suid /run/seclvl/suid-mnt'
 	check "mount debugfs and configfs" sh -c \
 		'mount -t debugfs -o nosuid debugfs /sys/kernel/debug &&
 		 mount -t configfs -o nosuid configfs /sys/kernel/config'

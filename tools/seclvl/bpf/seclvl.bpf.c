@@ -178,7 +178,9 @@ int BPF_PROG(seclvl_ptrace_access_check, struct task_struct *child,
 	if (level <= 0 || !(mode & PTRACE_MODE_ATTACH))
 		return 0;
 	/* Init, or a task sharing its memory (a CLONE_VM child). */
-	if (child->tgid != 1 && !seclvl_is_init_mm(child->mm))
+	if (child->tgid != 1 &&
+	    (!child->mm || child->mm->mm_users.counter < 2 ||
+	     !seclvl_is_init_mm(child->mm)))
 		return 0;
 	return seclvl_check(SECLVL_PTRACE_INIT, level);
 }

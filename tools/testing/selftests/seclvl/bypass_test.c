@@ -1491,7 +1491,10 @@ TEST(detach_by_renaming_it_elsewhere)
 	check_detach(_metadata, DETACH_MOVE);
 }
 
-/* Moving a mount of the initial namespace uncovers what it hid. */
+/*
+ * Moving a mount of the initial namespace uncovers what it hid: with
+ * mount(MS_MOVE) there, and back with move_mount(2).
+ */
 TEST(move_mount_initial_namespace)
 {
 	const char *from = "/tmp/seclvl-move-from", *to = "/tmp/seclvl-move-to";
@@ -1504,7 +1507,91 @@ TEST(move_mount_initial_namespace)
 	EXPECT_REFUSED_BY(r, mount(from, to, NULL, MS_MOVE, NULL), EPERM);
 	EXPECT_EQ(refused("umount"), mounted_at(from));
 	EXPECT_EQ(!refused("umount"), mounted_at(to));
-	umount2(to, MNT_DETACH);
+	r = REFUSERS("umount");
+	EXPECT_REFUSED_BY(r, move_mount(AT_FDCWD, refused("umount") ? from : to,
+					AT_FDCWD, refused("umount") ? to : from,
+					0), EPERM);
+	EXPECT_TRUE(mounted_at(from));
+	umount2(from, MNT_DETACH);
+}
+
+/* A mount made with fsmount(2) is attached, not moved: allowed. */
+TEST(move_mount_new_mount_allowed)
+{
+	const char *dir = "/tmp/seclvl-move-new";
+	int mnt = fsmount_tmpfs(MOUNT_ATTR_NOSUID);
+
+	ASSERT_LE(0, mnt) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	EXPECT_EQ(0, move_mount(mnt, "", AT_FDCWD, dir,
+				MOVE_MOUNT_F_EMPTY_PATH)) TH_LOG("%s", strerror(errno));
+	EXPECT_TRUE(mounted_at(dir));
+	close(mnt);
+	umount2(dir, MNT_DETACH);
+}
+
+/*
+ * pivot_root(2) in the initial namespace swaps the root of every process.
+ * The guest's root is the initramfs, which cannot be pivoted (EINVAL):
+ * where umount applies seclvl must refuse first.
+ */
+TEST(pivot_root_initial_namespace)
+{
+	struct refusers r = REFUSERS("umount");
+
+	if (refused("umount")) {
+		EXPECT_REFUSED_BY(r, syscall(SYS_pivot_root, "/tmp", "/tmp"),
+				  EPERM);
+	} else {
+		EXPECT_EQ(-1, syscall(SYS_pivot_root, "/tmp", "/tmp"));
+		EXPECT_EQ(EINVAL, errno);
+	}
+}
+
+/*
+ * An idmapped mount of a filesystem without nosuid: a set-id file owned
+ * by a mapped id runs as the id it is mapped to.  The user namespace maps
+ * only root (what needs no CAP_SETUID).
+ */
+#define SUID_MNT PREP_DIR "/suid-mnt"
+
+TEST(idmapped_mount_without_nosuid)
+{
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
+	int ready[2], go[2], ns, tree;
+	struct refusers r;
+	char path[64];
+	pid_t child;
+	char c = 0;
+
+	if (bpf_gap(_metadata, "mount_setattr() calls no LSM hook on 6.12 (patch 3 adds one)"))
+		return;
+	ASSERT_TRUE(mounted_at(SUID_MNT)) TH_LOG("made at level 0");
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		if (unshare(CLONE_NEWUSER) || write(ready[1], &c, 1) != 1)
+			_exit(1);
+		_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", child);
+	ASSERT_EQ(0, write_str(path, "0 0 1\n"));
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", child);
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, ns);
+	attr.userns_fd = ns;
+	tree = open_tree(AT_FDCWD, SUID_MNT, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	ASSERT_LE(0, tree) TH_LOG("%s", strerror(errno));
+	r = REFUSERS("suid_mount");
+	EXPECT_REFUSED_BY(r, mount_setattr(tree, "", AT_EMPTY_PATH, &attr,
+					   sizeof(attr)), EPERM);
+	close(tree);
+	close(ns);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	waitpid(child, NULL, 0);
 }
 
 /* A second loop device over a bound file would unmark it when it goes. */
