@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The small kernel: allnoconfig with seclvl and without BLOCK, PROC_FS,
-# SYSCTL, NET and MODULES (harness/tiny.config), built with W=1 in
+# SYSCTL, NET, MODULES, IO_URING and KEXEC (harness/tiny.config), built with W=1 in
 # build/tiny, and its initramfs.  Then sparse (C=2) and W=1 on
 # security/seclvl, in this kernel and in one configured as the test
 # kernel: any warning from our files fails (build/tiny/warnings.log).

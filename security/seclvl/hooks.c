@@ -205,12 +205,6 @@ static bool seclvl_mount_allows_suid(unsigned long flags, int mnt_flags)
 }
 
 /*
- * Set-id files on a filesystem mounted from a user namespace run with that
- * namespace's ids only (mnt_may_suid()), so only the initial one matters.
- * The kernel's own mounts of root= and devtmpfs, made before any user
- * space ran (no mm yet), are what the boot command line asked for.
- */
-/*
  * Moving a mount of the initial mount namespace, or pivoting its root,
  * uncovers what the mount hid, as unmounting it would.  A container moves
  * mounts of its own namespace.
@@ -252,6 +246,12 @@ static int hook_sb_pivotroot(const struct path *old_path,
 	return seclvl_check_move("pivot the root to", new_path);
 }
 
+/*
+ * Set-id files on a filesystem mounted from a user namespace run with that
+ * namespace's ids only (mnt_may_suid()), so only the initial one matters.
+ * The kernel's own mounts of root= and devtmpfs, made before any user
+ * space ran (no mm yet), are what the boot command line asked for.
+ */
 static int hook_sb_mount(const char *dev_name, const struct path *path,
 			 const char *type, unsigned long flags, void *data)
 {
@@ -316,9 +316,8 @@ static int hook_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
 static int hook_mount_setattr(const struct path *path, unsigned int attr_set,
 			      unsigned int attr_clr)
 {
-	int level;
-
 	bool nosuid_after;
+	int level;
 
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) ||
 	    current_user_ns() != &init_user_ns ||
@@ -455,25 +454,45 @@ static umode_t seclvl_setid_added(umode_t old, umode_t new)
 }
 
 /*
- * Writing a loop device's backing file writes the loop device's disk,
- * which seclvl cannot tell from one that is mounted: both restrictions on
- * disk writes apply to it.
+ * Writing a loop device's backing file (@mapping, named by @dentry) writes
+ * the loop device's disk, which seclvl cannot tell from one that is
+ * mounted: both restrictions on disk writes apply, the first enforced one
+ * refuses.
  */
-static int seclvl_check_loop_backing(struct file *file, const char *what)
+static int seclvl_check_loop_backing(struct address_space *mapping,
+				     const struct dentry *dentry,
+				     const char *what)
+{
+	enum seclvl_restriction r = SECLVL_BLOCKDEV_WRITE;
+	int level;
+
+	if (!seclvl_backs_loop(mapping))
+		return 0;
+	if (!seclvl_enforced(r, &level)) {
+		r = SECLVL_MOUNTED_BLOCKDEV_WRITE;
+		if (!seclvl_enforced(r, &level))
+			return 0;
+	}
+	return seclvl_refuse(r, level, true, "%s %pd, which backs a loop device",
+			     what, dentry);
+}
+
+/*
+ * Changing a regular file's content or size: a set-id program keeps its
+ * bits when root changes it (root has CAP_FSETID), so new content would
+ * run with the old privilege; a loop device's backing file is its disk.
+ */
+static int seclvl_check_change(struct inode *inode,
+			       struct address_space *mapping,
+			       const struct dentry *dentry, const char *what)
 {
 	int level;
 
-	if (!seclvl_backs_loop(file->f_mapping))
-		return 0;
-	if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, &level))
-		return seclvl_refuse(SECLVL_BLOCKDEV_WRITE, level, true,
-				     "%s %pD, which backs a loop device",
-				     what, file);
-	if (seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, &level))
-		return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE, level, true,
-				     "%s %pD, which backs a loop device",
-				     what, file);
-	return 0;
+	if (seclvl_setid_effective(inode->i_mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, &level))
+		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+				     "%s set-id file %pd", what, dentry);
+	return seclvl_check_loop_backing(mapping, dentry, what);
 }
 
 /* /dev/snapshot, wherever its node is: a hibernation image in or out. */
@@ -544,15 +563,8 @@ static int seclvl_check_write(struct file *file, const char *what)
 	}
 	if (!S_ISREG(inode->i_mode))
 		return 0;
-	/*
-	 * A set-id program keeps its bits when root changes it (root has
-	 * CAP_FSETID): new content would run with the old privilege.
-	 */
-	if (seclvl_setid_effective(inode->i_mode) &&
-	    seclvl_enforced(SECLVL_SETID_BITS, &level))
-		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
-				     "%s set-id file %pD", what, file);
-	err = seclvl_check_loop_backing(file, what);
+	err = seclvl_check_change(inode, file->f_mapping, file->f_path.dentry,
+				  what);
 	if (err)
 		return err;
 	switch (inode->i_sb->s_magic) {
@@ -611,14 +623,6 @@ static int hook_file_open(struct file *file)
 }
 
 #ifdef CONFIG_BLOCK
-/*
- * Whether a write to @bdev through @file would write under a user of the
- * disk: @bdev is mounted or claimed other than by @file, or backs a loop
- * device, or it is a disk with such a partition, or it is a partition of
- * a disk that is itself claimed or backs a loop device.  A disk is also
- * marked as claimed while one of its partitions is, which must not block
- * writes to the other partitions.
- */
 /* Whether a partition of the disk @whole backs a loop device. */
 static bool seclvl_part_backs_loop(struct block_device *whole)
 {
@@ -645,6 +649,14 @@ static bool seclvl_bdev_backs_loop(struct block_device *bdev)
 	       (!bdev_is_partition(bdev) && seclvl_part_backs_loop(bdev));
 }
 
+/*
+ * Whether a write to @bdev through @file would write under a user of the
+ * disk: @bdev is mounted or claimed other than by @file, or backs a loop
+ * device, or it is a disk with such a partition, or it is a partition of
+ * a disk that is itself claimed or backs a loop device.  A disk is also
+ * marked as claimed while one of its partitions is, which must not block
+ * writes to the other partitions.
+ */
 static bool seclvl_bdev_in_use(struct block_device *bdev, struct file *file)
 {
 	struct block_device *whole = bdev_whole(bdev);
@@ -861,7 +873,9 @@ static int seclvl_check_loop_bind(struct file *loop, unsigned int cmd,
 	 * of them to unbind would take the mark away from the other.
 	 */
 	if (seclvl_backs_loop(backing->f_mapping))
-		err = seclvl_check_loop_backing(backing, "bind a loop device to");
+		err = seclvl_check_loop_backing(backing->f_mapping,
+						backing->f_path.dentry,
+						"bind a loop device to");
 	else if (rw && S_ISBLK(file_inode(backing)->i_mode))
 		err = seclvl_check_bdev_write(backing);
 	fput(backing);
@@ -1009,22 +1023,12 @@ static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 
 	if (seclvl_hook_level() <= 0)
 		return 0;
-	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
-	    seclvl_setid_effective(inode->i_mode) &&
-	    seclvl_enforced(SECLVL_SETID_BITS, &level))
-		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
-				     "truncate set-id file %pd", dentry);
-	/* Truncating a loop device's backing file cuts its disk short. */
-	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode) &&
-	    seclvl_backs_loop(inode->i_mapping)) {
-		if (seclvl_enforced(SECLVL_BLOCKDEV_WRITE, &level))
-			return seclvl_refuse(SECLVL_BLOCKDEV_WRITE, level, true,
-					     "truncate %pd, which backs a loop device",
-					     dentry);
-		if (seclvl_enforced(SECLVL_MOUNTED_BLOCKDEV_WRITE, &level))
-			return seclvl_refuse(SECLVL_MOUNTED_BLOCKDEV_WRITE, level,
-					     true, "truncate %pd, which backs a loop device",
-					     dentry);
+	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode)) {
+		int err = seclvl_check_change(inode, inode->i_mapping, dentry,
+					      "truncate");
+
+		if (err)
+			return err;
 	}
 	if (!seclvl_enforced(SECLVL_SETID_BITS, &level) ||
 	    !(attr->ia_valid & ATTR_MODE))

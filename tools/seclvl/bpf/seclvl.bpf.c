@@ -495,7 +495,7 @@ static __always_inline bool seclvl_is_sg(struct inode *inode)
 static __always_inline bool seclvl_str_is(const char *kstr, const char *name,
 					  int len)
 {
-	char buf[32];
+	char buf[16];
 	int i;
 
 	if (bpf_probe_read_kernel_str(buf, sizeof(buf), kstr) != len)
@@ -572,6 +572,22 @@ static __always_inline int seclvl_check_loop_backing(int level)
 	return seclvl_check(SECLVL_MOUNTED_BLOCKDEV_WRITE, level);
 }
 
+/*
+ * As the LSM's seclvl_check_change(): a set-id program's content, or a
+ * loop device's backing file.  Called for regular files only.
+ */
+static __always_inline int seclvl_check_change(struct inode *inode,
+					       struct address_space *mapping,
+					       int level)
+{
+	if (seclvl_setid_effective(inode->i_mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, level))
+		return seclvl_refuse(SECLVL_SETID_BITS);
+	if (seclvl_backs_loop(mapping))
+		return seclvl_check_loop_backing(level);
+	return 0;
+}
+
 static __always_inline bool seclvl_is_reg(struct inode *inode)
 {
 	return (inode->i_mode & S_IFMT) == S_IFREG;
@@ -607,6 +623,7 @@ static __always_inline int seclvl_check_write(struct file *file, int level)
 {
 	struct inode *inode = file->f_inode;
 	unsigned long magic;
+	int err;
 
 	if (seclvl_is_chr(inode)) {
 		if (seclvl_is_snapshot(inode->i_rdev))
@@ -617,16 +634,9 @@ static __always_inline int seclvl_check_write(struct file *file, int level)
 	}
 	if (!seclvl_is_reg(inode))
 		return 0;
-	/* A set-id program keeps its bits when root changes it. */
-	if (seclvl_setid_effective(inode->i_mode) &&
-	    seclvl_enforced(SECLVL_SETID_BITS, level))
-		return seclvl_refuse(SECLVL_SETID_BITS);
-	if (seclvl_backs_loop(file->f_mapping)) {
-		int err = seclvl_check_loop_backing(level);
-
-		if (err)
-			return err;
-	}
+	err = seclvl_check_change(inode, file->f_mapping, level);
+	if (err)
+		return err;
 	magic = inode->i_sb->s_magic;
 	if (magic == DEBUGFS_MAGIC)
 		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
@@ -1041,14 +1051,8 @@ int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
 
 	if (level <= 0)
 		return 0;
-	if ((attr->ia_valid & ATTR_SIZE) && inode && seclvl_is_reg(inode) &&
-	    seclvl_setid_effective(inode->i_mode) &&
-	    seclvl_enforced(SECLVL_SETID_BITS, level))
-		return seclvl_refuse(SECLVL_SETID_BITS);
-	/* Truncating a loop device's backing file cuts its disk short. */
-	if ((attr->ia_valid & ATTR_SIZE) && inode && seclvl_is_reg(inode) &&
-	    seclvl_backs_loop(inode->i_mapping)) {
-		int err = seclvl_check_loop_backing(level);
+	if ((attr->ia_valid & ATTR_SIZE) && inode && seclvl_is_reg(inode)) {
+		int err = seclvl_check_change(inode, inode->i_mapping, level);
 
 		if (err)
 			return err;
@@ -1111,8 +1115,9 @@ int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
 	    (mode & S_IFMT) == S_IFDIR || !(mode & (S_ISUID | S_ISGID)))
 		return 0;
 	/*
-	 * "system.posix_acl_access", not "..._default" (a string constant
-	 * here would land in .rodata.str, which 6.12 cannot load as BTF).
+	 * "system.posix_acl_access", not "..._default": compared by length
+	 * and one letter, since a static array of it here lands in
+	 * .rodata.str1.1 with a BTF variable 6.12 refuses to load.
 	 */
 	if (bpf_probe_read_kernel_str(name, sizeof(name), acl_name) != 24 ||
 	    name[17] != 'a')
