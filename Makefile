@@ -18,6 +18,7 @@ H := harness
 all: guest seclvlctl
 
 seclvlctl:
+	@mkdir -p build
 	@$(MAKE) -s -C tools/seclvl OUTPUT=$(CURDIR)/build
 
 install-seclvlctl: seclvlctl

@@ -162,11 +162,10 @@ static int load_state(struct state *st)
 			st->nr_rules++;
 	}
 	/* The BPF backend has no escape. */
+	st->escape[0] = '\0';
 	st->escape_readable = st->bpf ||
 			      read_text(SECLVL_DIR "/escape", st->escape,
 					sizeof(st->escape)) >= 0;
-	if (!st->escape_readable)
-		st->escape[0] = '\0';
 	st->escape[strcspn(st->escape, "\n")] = '\0';
 	return EXIT_OK;
 }

@@ -8,14 +8,18 @@ default_policy
 expect_exit 0 seclvlctl
 out_has "enforced by: the BPF backend"
 out_has "^umount  *2  *no  *0$"
+out_has "^escape: none$"
 expect_exit 0 seclvlctl --json
 out_has '"backend": "bpf"'
+out_has '"escape": null, '
 expect_exit 1 seclvlctl policy setuid off
 err_has "takes its policy when it is loaded"
 expect_exit 1 seclvlctl escape /bin/true
 err_has "no emergency escape"
 raise_bpf 1
 run_suites
+check "refusals were logged with restriction, level, system call and process" \
+	log_soon "seclvl-bpf: denied rawio at level 1: [a-z_0-9]*() (pid [0-9]* comm restrictions_te"
 check "no level-2 restriction refused at level 1" \
 	awk '$1 ~ /^(time_backward|blockdev_write|umount)$/ && $3 != 0 { print; bad = 1 } END { exit bad }' \
 	$POLICY_FILE
