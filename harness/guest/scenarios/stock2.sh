@@ -7,8 +7,11 @@ prepare
 default_policy
 expect_exit 2 seclvl-bpf raise 3
 err_has "levels are -1, 0, 1 and 2"
+bpf_logger
 expect_exit 0 seclvlctl raise 1
 check "seclvlctl raised the BPF backend's level to 1" level_is 1
+check "and the raise was logged" \
+	log_soon "seclvl-bpf: level changed from 0 to 1 (pid [0-9]* comm seclvlctl)"
 expect_exit 1 seclvlctl raise 0
 err_has "only a reboot lowers it"
 expect_exit 1 seclvl-bpf raise 0

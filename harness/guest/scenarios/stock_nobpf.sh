@@ -24,6 +24,9 @@ expect_exit 2 seclvl-bpf raise two
 err_has "invalid level 'two'"
 expect_exit 3 seclvl-bpf raise 1
 err_has "not loaded"
+expect_exit 3 seclvl-bpf log
+err_has "not loaded"
+expect_exit 2 seclvl-bpf log now
 expect_exit 2 seclvl-bpf
 expect_exit 0 seclvl-bpf --help
 out_has "usage: seclvl-bpf load"

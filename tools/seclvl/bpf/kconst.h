@@ -35,6 +35,14 @@
 #define FMODE_WRITE 0x2
 #define MAY_WRITE 0x2
 #define FOP_UNSIGNED_OFFSET 0x20
+#define PF_KTHREAD 0x00200000
+#define FS_REQUIRES_DEV 1
+#define AF_NETLINK 16
+#define TS_COMPAT 0x0002
+/* x86_64's numbers of the send system calls. */
+#define NR_sendto 44
+#define NR_sendmsg 46
+#define NR_sendmmsg 307
 #define __O_TMPFILE (020000000 | 0200000)
 #define ATTR_MODE 1
 #define PTRACE_MODE_ATTACH 0x02

@@ -5,6 +5,7 @@
  *   seclvl-bpf load [--level N] [--config FILE] [--policy NAME=1|2|off]...
  *   seclvl-bpf raise N
  *   seclvl-bpf status
+ *   seclvl-bpf log
  *
  * "load" checks that the kernel can enforce the programs, loads them,
  * pins their links and state under /sys/fs/bpf/seclvl and exits; the
@@ -44,6 +45,7 @@
 #define RAISE_PIN SECLVL_PIN_DIR "/raise"
 #define LEVEL_PIN SECLVL_PIN_DIR "/level"
 #define POLICY_PIN SECLVL_PIN_DIR "/policy"
+#define EVENTS_PIN SECLVL_PIN_DIR "/events"
 
 static const struct seclvl_rule rules[SECLVL_NR_RESTRICTIONS] = {
 #define SECLVL_RESTRICTION(id, rule_name, rule_level) \
@@ -288,6 +290,8 @@ static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
 	}
 	ret = bpf_program__pin(skel->progs.seclvl_raise, RAISE_PIN);
 	if (!ret)
+		ret = bpf_map__pin(skel->maps.seclvl_events, EVENTS_PIN);
+	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_level,
 				  skel->maps.seclvl_state, LEVEL_PIN, &links[n++]);
 	if (!ret)
@@ -378,12 +382,6 @@ static void log_kernel(const char *fmt, ...)
 static void log_load(int level)
 {
 	log_kernel("seclvl-bpf: loaded at level %d (pid %d)\n", level, getpid());
-}
-
-static void log_change(int from, int to)
-{
-	log_kernel("seclvl-bpf: level changed from %d to %d (pid %d)\n", from,
-		   to, getpid());
 }
 
 /* One policy row, from --policy or a seclvl.conf line. */
@@ -570,8 +568,6 @@ static int cmd_raise(const char *arg)
 		error("raising to %d: %s", level, strerror(-ret));
 		return 1;
 	}
-	if (level != before)
-		log_change(before, level);
 	return 0;
 }
 
@@ -595,12 +591,147 @@ static int cmd_status(void)
 	return len < 0;
 }
 
+/* The names of system calls by number, from the C library's headers. */
+static const char *const syscall_names[] = {
+#include "syscalls.h"
+};
+
+/* Refusals are logged as the LSM's are: at most 10 per 5 s per restriction. */
+#define LOG_INTERVAL_NS (5 * 1000000000LL)
+#define LOG_BURST 10
+
+struct log_limit {
+	long long begin;	/* of the window, CLOCK_MONOTONIC ns */
+	int printed;
+	long missed;
+};
+
+struct log_state {
+	int kmsg;
+	struct log_limit limits[SECLVL_NR_RESTRICTIONS];
+};
+
+static long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* One kernel log record; journald takes it from there. */
+static void log_record(struct log_state *st, const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (len >= (int)sizeof(msg))
+		len = sizeof(msg) - 1;
+	if (write(st->kmsg, msg, len) != len)
+		error("could not log to /dev/kmsg: %s", strerror(errno));
+}
+
+/* Whether this refusal may be logged now; says what the last window lost. */
+static bool log_allowed(struct log_state *st, int r)
+{
+	struct log_limit *l = &st->limits[r];
+	long long now = monotonic_ns();
+
+	if (!l->begin || now - l->begin >= LOG_INTERVAL_NS) {
+		if (l->missed)
+			log_record(st, "<5>seclvl-bpf: %ld refusals of %s not logged%s\n",
+				   l->missed, rules[r].name, " (rate limit)");
+		l->begin = now;
+		l->printed = 0;
+		l->missed = 0;
+	}
+	if (l->printed < LOG_BURST) {
+		l->printed++;
+		return true;
+	}
+	l->missed++;
+	return false;
+}
+
+static int log_event(void *ctx, void *data, size_t size)
+{
+	const struct seclvl_event *e = data;
+	struct log_state *st = ctx;
+	char comm[sizeof(e->comm) + 1], call[48];
+
+	if (size < sizeof(*e))
+		return 0;
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = '\0';
+	if (e->kind == SECLVL_EVENT_LEVEL) {
+		log_record(st, "<5>seclvl-bpf: level changed from %d to %d (pid %u comm %s)\n",
+			   e->a, e->b, e->pid, comm);
+		return 0;
+	}
+	if (e->kind != SECLVL_EVENT_DENIED || e->a < 0 ||
+	    e->a >= SECLVL_NR_RESTRICTIONS || !log_allowed(st, e->a))
+		return 0;
+	if (e->syscall >= 0 && e->syscall < (long long)ARRAY_SIZE(syscall_names) &&
+	    syscall_names[e->syscall])
+		snprintf(call, sizeof(call), "%s()", syscall_names[e->syscall]);
+	else if (e->syscall >= 0)
+		snprintf(call, sizeof(call), "system call %lld", (long long)e->syscall);
+	else
+		snprintf(call, sizeof(call), "a kernel thread");
+	log_record(st, "<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
+		   rules[e->a].name, e->b, call, e->pid, comm);
+	return 0;
+}
+
+/*
+ * Put the programs' refusals and changes of level in the kernel log until
+ * killed: the BPF programs cannot printk themselves.
+ */
+static int cmd_log(void)
+{
+	struct log_state st = { .kmsg = -1 };
+	struct ring_buffer *rb;
+	int fd, ret;
+
+	fd = bpf_obj_get(EVENTS_PIN);
+	if (fd < 0) {
+		error("not loaded (no %s): run 'seclvl-bpf load' first", EVENTS_PIN);
+		return 3;
+	}
+	st.kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (st.kmsg < 0) {
+		error("cannot open /dev/kmsg: %s", strerror(errno));
+		close(fd);
+		return 1;
+	}
+	rb = ring_buffer__new(fd, log_event, &st, NULL);
+	if (!rb) {
+		error("reading %s: %s", EVENTS_PIN, strerror(errno));
+		close(st.kmsg);
+		close(fd);
+		return 1;
+	}
+	do
+		ret = ring_buffer__poll(rb, -1);
+	while (ret >= 0 || ret == -EINTR);
+	error("reading %s: %s", EVENTS_PIN, strerror(-ret));
+	ring_buffer__free(rb);
+	close(st.kmsg);
+	close(fd);
+	return 1;
+}
+
 static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: seclvl-bpf load [--level N] [--config FILE] [--policy NAME=1|2|off]...\n"
 		"       seclvl-bpf raise N\n"
 		"       seclvl-bpf status\n"
+		"       seclvl-bpf log        put refusals and level changes in the kernel log\n"
 		"       seclvl-bpf [-v] ...   show libbpf's debug messages\n"
 		"exit: 0 done, 1 refused or failed, 2 bad usage or value,\n"
 		"      3 the kernel cannot run the backend, or it is not loaded\n");
@@ -621,6 +752,8 @@ int main(int argc, char **argv)
 		return cmd_raise(argv[i + 1]);
 	if (i + 1 == argc && !strcmp(argv[i], "status"))
 		return cmd_status();
+	if (i + 1 == argc && !strcmp(argv[i], "log"))
+		return cmd_log();
 	if (i + 1 == argc && !strcmp(argv[i], "--help")) {
 		print_usage(stdout);
 		return 0;

@@ -43,6 +43,23 @@ struct {
 	__type(value, __u64);
 } seclvl_denials SEC(".maps");
 
+/*
+ * Set while a task sends a netlink message to other sockets, until the
+ * capability check it leads to: see seclvl_socket_sendmsg.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, int);
+} seclvl_netlink_ipc SEC(".maps");
+
+/* Refusals and changes of level, for "seclvl-bpf log". */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} seclvl_events SEC(".maps");
+
 /* Set when adjtimex() is asked to step the clock back, until it returns. */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -96,6 +113,29 @@ static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
 	return level > 0 && rule != SECLVL_OFF && level >= rule;
 }
 
+/*
+ * One event for the log.  A full buffer (no reader, or a flood) drops it:
+ * the denial counters still count every refusal.
+ */
+static __always_inline void seclvl_report(__u32 kind, int a, int b)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct seclvl_event *e;
+	struct pt_regs *regs;
+
+	e = bpf_ringbuf_reserve(&seclvl_events, sizeof(*e), 0);
+	if (!e)
+		return;
+	e->kind = kind;
+	e->a = a;
+	e->b = b;
+	e->pid = task->pid;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	e->syscall = task->flags & PF_KTHREAD ? -1 : BPF_CORE_READ(regs, orig_ax);
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+}
+
 static __always_inline int seclvl_refuse(enum seclvl_restriction r)
 {
 	__u32 key = r;
@@ -103,6 +143,7 @@ static __always_inline int seclvl_refuse(enum seclvl_restriction r)
 
 	if (n)
 		__sync_fetch_and_add(n, 1);
+	seclvl_report(SECLVL_EVENT_DENIED, r, seclvl_level());
 	return -EPERM;
 }
 
@@ -125,6 +166,51 @@ static __always_inline bool seclvl_current_init_ns(void)
 	return seclvl_init_ns(task->cred->user_ns);
 }
 
+/*
+ * As the LSM's hook_socket_sendmsg(): netlink asks for CAP_NET_ADMIN to let
+ * a socket send to other sockets (udev's broadcast to libudev listeners),
+ * which configures nothing.  The mark is read and cleared by the next
+ * capability check, netlink's own, and counts only in a send system call.
+ */
+SEC("lsm/socket_sendmsg")
+int BPF_PROG(seclvl_socket_sendmsg, struct socket *sock, struct msghdr *msg,
+	     int size)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sockaddr_nl addr = {};
+	bool ipc = false;
+	int *mark;
+
+	if (seclvl_level() > 0 && sock->sk &&
+	    sock->sk->__sk_common.skc_family == AF_NETLINK &&
+	    msg->msg_name && msg->msg_namelen >= sizeof(addr) &&
+	    !bpf_probe_read_kernel(&addr, sizeof(addr), msg->msg_name))
+		ipc = addr.nl_family == AF_NETLINK &&
+		      (addr.nl_pid || addr.nl_groups);
+	mark = bpf_task_storage_get(&seclvl_netlink_ipc, task, 0,
+				    ipc ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (mark)
+		*mark = ipc;
+	return 0;
+}
+
+static __always_inline bool seclvl_take_netlink_ipc(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	int *mark = bpf_task_storage_get(&seclvl_netlink_ipc, task, 0, 0);
+	struct pt_regs *regs;
+	long nr;
+
+	if (!mark || !*mark)
+		return false;
+	*mark = 0;
+	if (task->thread_info.status & TS_COMPAT)
+		return false;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	nr = BPF_CORE_READ(regs, orig_ax);
+	return nr == NR_sendmsg || nr == NR_sendto || nr == NR_sendmmsg;
+}
+
 SEC("lsm/capable")
 int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	     int cap, unsigned int opts)
@@ -139,6 +225,8 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	case CAP_SYS_RAWIO:
 		return seclvl_check(SECLVL_RAWIO, level);
 	case CAP_NET_ADMIN:
+		if (seclvl_take_netlink_ipc())
+			return 0;
 		return seclvl_check(SECLVL_NET_ADMIN, level);
 	case CAP_SETUID:
 		return seclvl_check(SECLVL_SETUID, level);
@@ -284,22 +372,36 @@ static __always_inline bool seclvl_has_submounts(struct vfsmount *mnt)
 	return BPF_CORE_READ(head, next) != head;
 }
 
+/* Whether the caller is in the initial mount namespace. */
+static __always_inline bool seclvl_init_mnt_ns(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return task->nsproxy->mnt_ns ==
+	       BPF_CORE_READ((struct nsproxy *)&init_nsproxy, mnt_ns);
+}
+
 /*
- * Self-protection: the bpffs that holds the pins stays mounted, and so
- * does anything it is mounted under, since a lazy unmount takes the
- * mounts below along.
+ * As the LSM's: at level 2 a disk's filesystem stays mounted in the
+ * initial mount namespace, and so does whatever a lazy unmount would take
+ * along.  Self-protection from level 1: so do the bpffs that holds the
+ * pins and, for a lazy unmount, anything it is mounted under.  Another
+ * namespace unmounts its own copies.
  */
 SEC("lsm/sb_umount")
 int BPF_PROG(seclvl_sb_umount, struct vfsmount *mnt, int flags)
 {
+	struct super_block *sb = mnt->mnt_sb;
+	bool lazy_tree, disk;
 	int level = seclvl_level();
 
-	if (level <= 0)
+	if (level <= 0 || !seclvl_init_mnt_ns())
 		return 0;
-	if (seclvl_enforced(SECLVL_UMOUNT, level))
+	lazy_tree = (flags & MNT_DETACH) && seclvl_has_submounts(mnt);
+	disk = sb->s_bdev || (sb->s_type->fs_flags & FS_REQUIRES_DEV);
+	if (seclvl_enforced(SECLVL_UMOUNT, level) && (disk || lazy_tree))
 		return seclvl_refuse(SECLVL_UMOUNT);
-	if (seclvl_is_pin_sb(mnt->mnt_sb) ||
-	    ((flags & MNT_DETACH) && seclvl_has_submounts(mnt)))
+	if (seclvl_is_pin_sb(sb) || lazy_tree)
 		return -EPERM;
 	return 0;
 }
@@ -321,12 +423,7 @@ static __always_inline bool seclvl_mount_allows_suid(unsigned long flags,
  */
 static __always_inline int seclvl_check_move(int level)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct mnt_namespace *init_mnt_ns =
-		BPF_CORE_READ((struct nsproxy *)&init_nsproxy, mnt_ns);
-
-	if (!seclvl_enforced(SECLVL_UMOUNT, level) ||
-	    task->nsproxy->mnt_ns != init_mnt_ns)
+	if (!seclvl_enforced(SECLVL_UMOUNT, level) || !seclvl_init_mnt_ns())
 		return 0;
 	return seclvl_refuse(SECLVL_UMOUNT);
 }
@@ -338,8 +435,16 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 	struct task_struct *task = bpf_get_current_task_btf();
 	int level = seclvl_level(), err;
 
-	/* Self-protection: nothing is mounted over the pins or remounted. */
-	if (level > 0 && seclvl_is_pin_sb(path->mnt->mnt_sb))
+	/*
+	 * Self-protection: nothing is mounted over the pins in the initial
+	 * namespace, and their superblock is not reconfigured.  Changing one
+	 * mount's flags (MS_BIND | MS_REMOUNT, as systemd's
+	 * ProtectKernelTunables= does in a service's namespace) leaves the
+	 * pins alone.
+	 */
+	if (level > 0 && seclvl_is_pin_sb(path->mnt->mnt_sb) &&
+	    (flags & (MS_REMOUNT | MS_BIND)) != (MS_REMOUNT | MS_BIND) &&
+	    (seclvl_init_mnt_ns() || (flags & MS_REMOUNT)))
 		return -EPERM;
 	if ((flags & MS_MOVE) && !(flags & MS_REMOUNT)) {
 		err = seclvl_check_move(level);
@@ -1257,8 +1362,10 @@ int seclvl_raise(struct seclvl_raise_ctx *ctx)
 			return 0;
 		if (want < cur || cur < 0)
 			return -EPERM;
-		if (__sync_val_compare_and_swap(p, cur, want) == cur)
+		if (__sync_val_compare_and_swap(p, cur, want) == cur) {
+			seclvl_report(SECLVL_EVENT_LEVEL, cur, want);
 			return 0;
+		}
 	}
 	return -EAGAIN;
 }

@@ -50,6 +50,24 @@ struct seclvl_raise_ctx {
 	int level;
 };
 
+/*
+ * What the programs report through the events ring buffer, for
+ * "seclvl-bpf log" to put in the kernel log as the LSM's printk does.
+ */
+enum seclvl_event_kind {
+	SECLVL_EVENT_DENIED,	/* a: the restriction, b: the level */
+	SECLVL_EVENT_LEVEL,	/* a: the level before, b: after */
+};
+
+struct seclvl_event {
+	__u32 kind;
+	__s32 a;
+	__s32 b;
+	__u32 pid;		/* the thread's, as the LSM logs */
+	__s64 syscall;		/* -1 outside a system call */
+	char comm[16];
+};
+
 #define SECLVL_PIN_DIR "/sys/fs/bpf/seclvl"
 
 #endif /* _SECLVL_BPF_H */
