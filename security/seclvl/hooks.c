@@ -27,6 +27,7 @@
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/nsproxy.h>
+#include <linux/netlink.h>
 #include <linux/nvme_ioctl.h>
 #include <linux/pagemap.h>
 #include <linux/pid.h>
@@ -35,11 +36,14 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/security.h>
+#include <linux/socket.h>
 #include <linux/sysctl.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
 #include <linux/xattr.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
+#include <asm/syscall.h>
 #include <uapi/linux/blkdev.h>
 #include <uapi/linux/blkpg.h>
 #include <uapi/linux/blkzoned.h>
@@ -51,6 +55,54 @@
 #include <uapi/linux/mount.h>
 
 #include "seclvl.h"
+
+#ifdef CONFIG_SECURITY_NETWORK
+/*
+ * Netlink lets a socket send to other sockets (a process's, or a multicast
+ * group: udev telling libudev listeners of a device) only with
+ * CAP_NET_ADMIN (netlink_allowed()), though nothing in the kernel's
+ * configuration changes; a message to the kernel needs no capability there
+ * and is judged by its handler.  socket_sendmsg marks such a send, and the
+ * first capability check after it is netlink's: it finds and clears the
+ * mark.  A send that fails before that check leaves the mark, so it counts
+ * only within a send system call, whose next message marks afresh.
+ */
+static int hook_socket_sendmsg(struct socket *sock, struct msghdr *msg,
+			       int size)
+{
+	struct sockaddr_nl *addr = msg->msg_name;
+	struct seclvl_task *t = seclvl_task(current);
+
+	if (seclvl_hook_level() <= 0) {
+		t->netlink_ipc = false;
+		return 0;
+	}
+	t->netlink_ipc = sock->sk && sock->sk->sk_family == AF_NETLINK &&
+			 addr && msg->msg_namelen >= sizeof(*addr) &&
+			 addr->nl_family == AF_NETLINK &&
+			 (addr->nl_pid || addr->nl_groups);
+	return 0;
+}
+
+static bool seclvl_netlink_ipc(void)
+{
+	struct seclvl_task *t = seclvl_task(current);
+	long nr;
+
+	if (!t->netlink_ipc)
+		return false;
+	t->netlink_ipc = false;
+	if (in_compat_syscall())
+		return false;
+	nr = syscall_get_nr(current, task_pt_regs(current));
+	return nr == __NR_sendmsg || nr == __NR_sendto || nr == __NR_sendmmsg;
+}
+#else
+static bool seclvl_netlink_ipc(void)
+{
+	return false;
+}
+#endif
 
 static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 			int cap, unsigned int opts)
@@ -72,6 +124,8 @@ static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 		name = "CAP_SYS_RAWIO";
 		break;
 	case CAP_NET_ADMIN:
+		if (seclvl_netlink_ipc())
+			return 0;
 		r = SECLVL_NET_ADMIN;
 		name = "CAP_NET_ADMIN";
 		break;
@@ -178,14 +232,36 @@ static bool seclvl_backs_loop(struct address_space *mapping)
 	return !(mapping_gfp_mask(mapping) & __GFP_IO);
 }
 
+/* Whether the caller is in the initial mount namespace. */
+static bool seclvl_init_mnt_ns(void)
+{
+	return current->nsproxy->mnt_ns == init_nsproxy.mnt_ns;
+}
+
+/*
+ * At level 2 a disk's filesystem stays mounted in the initial mount
+ * namespace, and so does whatever a lazy unmount would take along.  Other
+ * filesystems (memory, kernel views, network, FUSE) may go: a mount of the
+ * same kind can be made at level 2 anyway, so refusing their unmount only
+ * breaks logouts and shutdown.  Another namespace unmounts its own copies.
+ */
 static int hook_sb_umount(struct vfsmount *mnt, int flags)
 {
+	struct super_block *sb = mnt->mnt_sb;
+	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
 	int level;
 
-	if (!seclvl_enforced(SECLVL_UMOUNT, &level))
+	if (!seclvl_enforced(SECLVL_UMOUNT, &level) || !seclvl_init_mnt_ns())
 		return 0;
-	return seclvl_refuse(SECLVL_UMOUNT, level, true, "unmount %s (%s)",
-			     mnt->mnt_sb->s_id, mnt->mnt_sb->s_type->name);
+	if (sb->s_bdev || (sb->s_type->fs_flags & FS_REQUIRES_DEV))
+		return seclvl_refuse(SECLVL_UMOUNT, level, true,
+				     "unmount %s (%s)", sb->s_id,
+				     sb->s_type->name);
+	if ((flags & MNT_DETACH) && path_has_submounts(&root))
+		return seclvl_refuse(SECLVL_UMOUNT, level, true,
+				     "detach %s (%s) and the mounts under it",
+				     sb->s_id, sb->s_type->name);
+	return 0;
 }
 
 /*
@@ -213,8 +289,7 @@ static int seclvl_check_move(const char *what, const struct path *path)
 {
 	int level;
 
-	if (!seclvl_enforced(SECLVL_UMOUNT, &level) ||
-	    current->nsproxy->mnt_ns != init_nsproxy.mnt_ns)
+	if (!seclvl_enforced(SECLVL_UMOUNT, &level) || !seclvl_init_mnt_ns())
 		return 0;
 	return seclvl_refuse(SECLVL_UMOUNT, level, true, "%s %pd", what,
 			     path->dentry);
@@ -1117,6 +1192,9 @@ static int hook_inode_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
 
 static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capable, hook_capable),
+#ifdef CONFIG_SECURITY_NETWORK
+	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
+#endif
 	LSM_HOOK_INIT(ptrace_access_check, hook_ptrace_access_check),
 	LSM_HOOK_INIT(settime, hook_settime),
 	LSM_HOOK_INIT(sb_umount, hook_sb_umount),

@@ -75,6 +75,16 @@ struct seclvl_cred {
 	bool escape;
 };
 
+/**
+ * struct seclvl_task - seclvl's part of a task
+ * @netlink_ipc: the task is sending a netlink message to other sockets,
+ *               which netlink lets only CAP_NET_ADMIN do; cleared by the
+ *               first capability check that reads it
+ */
+struct seclvl_task {
+	bool netlink_ipc;
+};
+
 extern int seclvl_level;
 extern struct mutex seclvl_lock;
 extern struct seclvl_rule seclvl_rules[SECLVL_NR_RESTRICTIONS];
@@ -126,6 +136,11 @@ static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
 static inline struct seclvl_cred *seclvl_cred(const struct cred *cred)
 {
 	return cred->security + seclvl_blob_sizes.lbs_cred;
+}
+
+static inline struct seclvl_task *seclvl_task(const struct task_struct *task)
+{
+	return task->security + seclvl_blob_sizes.lbs_task;
 }
 
 /* level.c */

@@ -20,6 +20,7 @@ const struct lsm_id seclvl_lsmid = {
 
 struct lsm_blob_sizes seclvl_blob_sizes __ro_after_init = {
 	.lbs_cred = sizeof(struct seclvl_cred),
+	.lbs_task = sizeof(struct seclvl_task),
 };
 
 static int __init seclvl_init(void)

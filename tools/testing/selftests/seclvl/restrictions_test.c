@@ -13,6 +13,8 @@
 
 #include "common.h"
 
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdint.h>
@@ -242,6 +244,148 @@ TEST(net_admin_mtu)
 		EXPECT_EQ(0, lo_mtu(sock, mtu));
 	}
 	close(sock);
+}
+
+/* A netlink socket of @proto bound to @groups; its port id in @portid. */
+static int netlink_socket(int proto, __u32 groups, __u32 *portid)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = groups };
+	socklen_t len = sizeof(addr);
+	struct timeval tv = { .tv_sec = 2 };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    getsockname(fd, (struct sockaddr *)&addr, &len) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		close(fd);
+		return -1;
+	}
+	if (portid)
+		*portid = addr.nl_pid;
+	return fd;
+}
+
+static ssize_t netlink_send(int fd, __u32 pid, __u32 groups, const void *buf,
+			    size_t len, const void *control, size_t clen)
+{
+	struct sockaddr_nl to = {
+		.nl_family = AF_NETLINK, .nl_pid = pid, .nl_groups = groups,
+	};
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_name = &to, .msg_namelen = sizeof(to),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = (void *)control, .msg_controllen = clen,
+	};
+
+	return sendmsg(fd, &msg, 0);
+}
+
+/*
+ * udev tells libudev listeners of a device by sending to uevent group 2,
+ * and processes talk to each other's netlink sockets: netlink wants
+ * CAP_NET_ADMIN for both, but no network configuration changes.  Allowed
+ * at every level, to a group and to a process.
+ */
+TEST(net_admin_netlink_to_processes)
+{
+	static const char event[] = "add@/devices/seclvl\0ACTION=add";
+	long before = denials("net_admin");
+	__u32 listener_pid;
+	int listener = netlink_socket(NETLINK_KOBJECT_UEVENT, 1 << 1,
+				      &listener_pid);
+	int sender = netlink_socket(NETLINK_KOBJECT_UEVENT, 0, NULL);
+	char buf[128];
+
+	ASSERT_LE(0, listener);
+	ASSERT_LE(0, sender);
+	EXPECT_EQ(sizeof(event), netlink_send(sender, 0, 1 << 1, event,
+					      sizeof(event), NULL, 0))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(sizeof(event), recv(listener, buf, sizeof(buf), 0));
+	EXPECT_EQ(sizeof(event), netlink_send(sender, listener_pid, 0, event,
+					      sizeof(event), NULL, 0))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(sizeof(event), recv(listener, buf, sizeof(buf), 0));
+	EXPECT_EQ(before, denials("net_admin"));
+	close(sender);
+	close(listener);
+}
+
+/*
+ * A message to a group and to the kernel at once: the group may have it,
+ * the kernel's handler still asks for CAP_NET_ADMIN and is refused.  The
+ * address is invalid (no interface 0), so nothing changes at level 0.
+ */
+TEST(net_admin_netlink_group_and_kernel)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifaddrmsg ifa;
+	} req = {
+		.nh = {
+			.nlmsg_len = sizeof(req),
+			.nlmsg_type = RTM_NEWADDR,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE,
+		},
+		.ifa = { .ifa_family = AF_INET, .ifa_index = 0 },
+	};
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+		char rest[256];
+	} ack;
+	long before = denials("net_admin");
+	int fd = netlink_socket(NETLINK_ROUTE, 0, NULL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(sizeof(req), netlink_send(fd, 0, RTMGRP_IPV4_IFADDR, &req,
+					    sizeof(req), NULL, 0))
+		TH_LOG("%s", strerror(errno));
+	ASSERT_LT(0, recv(fd, &ack, sizeof(ack), 0));
+	ASSERT_EQ(NLMSG_ERROR, ack.nh.nlmsg_type);
+	if (refused("net_admin")) {
+		EXPECT_EQ(-EPERM, ack.err.error);
+		EXPECT_LE(before + 1, denials("net_admin"));
+	} else {
+		EXPECT_NE(0, ack.err.error);
+		EXPECT_NE(-EPERM, ack.err.error);
+		EXPECT_EQ(before, denials("net_admin"));
+	}
+	close(fd);
+}
+
+/*
+ * A send to a group that fails before netlink's capability check (a bad
+ * control message) must not leave the allowance to the next system call.
+ */
+TEST(net_admin_netlink_failed_send)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} bad = { .hdr = {
+		.cmsg_len = CMSG_LEN(sizeof(int)),
+		.cmsg_level = SOL_SOCKET,
+		.cmsg_type = 0x7fff,
+	} };
+	int fd = netlink_socket(NETLINK_KOBJECT_UEVENT, 0, NULL);
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int mtu;
+	long before;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, sock);
+	mtu = lo_mtu(sock, 0);
+	ASSERT_LT(1000, mtu);
+	EXPECT_EQ(-1, netlink_send(fd, 0, 1 << 1, "x", 1, &bad, sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+	before = denials("net_admin");
+	EXPECT_OUTCOME("net_admin", lo_mtu(sock, mtu), before);
+	close(sock);
+	close(fd);
 }
 
 /* A network namespace owned by a new user namespace is its own business. */
@@ -903,7 +1047,11 @@ TEST_F(clock, slew_allowed)
 	EXPECT_EQ(before, denials("time_backward"));
 }
 
-/* Unmounting, with every flag. */
+/*
+ * Unmounting, with every flag, a disk's filesystem in the initial mount
+ * namespace: a bind mount of the test disk, so that what a refusal leaves
+ * mounted is only a second view of /mnt/disk.
+ */
 
 FIXTURE(umount) {
 	char dir[64];
@@ -919,14 +1067,12 @@ FIXTURE_VARIANT_ADD(umount, force) { .flags = MNT_FORCE };
 FIXTURE_VARIANT_ADD(umount, expire) { .flags = MNT_EXPIRE };
 FIXTURE_VARIANT_ADD(umount, nofollow) { .flags = UMOUNT_NOFOLLOW };
 
-/* A private mount namespace: a refused unmount goes away with the test. */
 FIXTURE_SETUP(umount)
 {
-	snprintf(self->dir, sizeof(self->dir), "/tmp/seclvl-umount");
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	mkdir(self->dir, 0755);
-	ASSERT_EQ(0, mount("seclvl", self->dir, "tmpfs", MS_NOSUID, NULL));
+	snprintf(self->dir, sizeof(self->dir), "/tmp/seclvl-umount-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_TRUE(mounted_at("/mnt/disk"));
+	ASSERT_EQ(0, mount("/mnt/disk", self->dir, NULL, MS_BIND, NULL));
 	ASSERT_TRUE(mounted_at(self->dir));
 }
 
@@ -945,6 +1091,89 @@ TEST_F(umount, umount2)
 	}
 	EXPECT_OUTCOME("umount", ret, before);
 	EXPECT_EQ(refused("umount"), mounted_at(self->dir));
+}
+
+/* A tmpfs at a new directory of /tmp; its path in @dir. */
+static int mount_tmpfs_dir(char *dir, size_t size, const char *sub)
+{
+	if (sub) {
+		snprintf(dir + strlen(dir), size - strlen(dir), "/%s", sub);
+		if (mkdir(dir, 0755))
+			return -1;
+	} else {
+		snprintf(dir, size, "/tmp/seclvl-umount-XXXXXX");
+		if (!mkdtemp(dir))
+			return -1;
+	}
+	return mount("seclvl", dir, "tmpfs", MS_NOSUID, NULL);
+}
+
+/*
+ * A filesystem that keeps nothing on a disk may be unmounted at every
+ * level: a new one can be mounted anyway.  systemd unmounts a user's
+ * /run/user/UID at logout, and its memory filesystems at shutdown.
+ */
+TEST(umount_memory_fs)
+{
+	long before = denials("umount");
+	char dir[64];
+
+	ASSERT_EQ(0, mount_tmpfs_dir(dir, sizeof(dir), NULL));
+	EXPECT_EQ(0, umount2(dir, 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_FALSE(mounted_at(dir));
+	ASSERT_EQ(0, mount_tmpfs_dir(dir, sizeof(dir), NULL));
+	EXPECT_EQ(0, umount2(dir, MNT_DETACH)) TH_LOG("%s", strerror(errno));
+	EXPECT_FALSE(mounted_at(dir));
+	EXPECT_EQ(before, denials("umount"));
+}
+
+/* But a lazy unmount takes the mounts under it along, disk or not. */
+TEST(umount_lazy_tree)
+{
+	long before = denials("umount");
+	char top[64], sub[80];
+
+	ASSERT_EQ(0, mount_tmpfs_dir(top, sizeof(top), NULL));
+	snprintf(sub, sizeof(sub), "%s", top);
+	ASSERT_EQ(0, mount_tmpfs_dir(sub, sizeof(sub), "sub"));
+	EXPECT_OUTCOME("umount", umount2(top, MNT_DETACH), before);
+	EXPECT_EQ(refused("umount"), mounted_at(sub));
+	/* Undone bottom up, which every level allows. */
+	if (refused("umount")) {
+		EXPECT_EQ(0, umount2(sub, 0));
+		EXPECT_EQ(0, umount2(top, 0));
+	}
+	EXPECT_FALSE(mounted_at(top));
+}
+
+/*
+ * Another mount namespace unmounts its own copy of the disk, as a service's
+ * private namespace or a container does: the initial one keeps it.
+ */
+static int umount_disk_in_own_ns(void)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 2;
+	if (umount2("/mnt/disk", 0))
+		return errno == EPERM ? 1 : 2;
+	return mounted_at("/mnt/disk") ? 2 : 0;
+}
+
+TEST(umount_other_ns)
+{
+	long before = denials("umount");
+	int status;
+	pid_t child = fork();
+
+	ASSERT_LE(0, child);
+	if (child == 0)
+		_exit(umount_disk_in_own_ns());
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_TRUE(mounted_at("/mnt/disk"));
+	EXPECT_EQ(before, denials("umount"));
 }
 
 /* Tracing init. */
