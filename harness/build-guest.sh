@@ -36,7 +36,7 @@ cp "$GUEST/seclvlctl" "$root/sbin/seclvlctl"
 cp "$GUEST/seclvl_bench" "$root/bench/"
 cp "$GUEST/seclvl_true" "$root/bin/"
 install -D -m 0755 "$GUEST/seclvl.init" "$root/etc/init.d/seclvl"
-cp "$TOP/tools/seclvl/seclvl.conf" "$root/etc/seclvl.conf.example"
+cp "$TOP/tools/seclvl/profiles/server.conf" "$root/etc/seclvl.conf.example"
 # e2fsprogs' mke2fs and util-linux's sfdisk, with their libraries, for the
 # tests that format and partition an unused disk (busybox has neither).
 for bin in mke2fs sfdisk; do

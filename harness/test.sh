@@ -144,18 +144,56 @@ else
 	host_fail "checkpatch --strict: $(grep -m 1 -E 'ERROR|WARNING|CHECK' "$cp_log")"
 fi
 
+# The install targets, as an administrator runs them in a fresh copy of the
+# sources (no build/ yet).
+say "make seclvlctl, install-seclvlctl and install-seclvl-bpf in a fresh copy"
+fresh=$BUILD/results/fresh
+rm -rf "$fresh"
+mkdir -p "$fresh/src"
+(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+	grep -zv '^build/' | xargs -0 cp --parents -t "$fresh/src")
+host_check "fresh copy: make seclvlctl" \
+	make -s -C "$fresh/src" seclvlctl > "$fresh/make.log" 2>&1
+host_check "fresh copy: build/seclvlctl runs" \
+	bash -c "'$fresh/src/build/seclvlctl' --help > /dev/null"
+make -s -C "$fresh/src" install-seclvlctl DESTDIR="$fresh/d1" > "$fresh/install1.log" 2>&1
+host_check "install-seclvlctl: /etc/seclvl.conf is the server profile" \
+	cmp -s "$fresh/d1/etc/seclvl.conf" "$TOP/tools/seclvl/profiles/server.conf"
+echo "level 2" > "$fresh/d1/etc/seclvl.conf"
+make -s -C "$fresh/src" install-seclvlctl DESTDIR="$fresh/d1" PROFILE=strict > "$fresh/install2.log" 2>&1
+host_check "install-seclvlctl: an existing /etc/seclvl.conf is left as it is" \
+	grep -qx 'level 2' "$fresh/d1/etc/seclvl.conf"
+host_check "  and says so" grep -q 'exists: left as it is' "$fresh/install2.log"
+make -s -C "$fresh/src" install-seclvlctl DESTDIR="$fresh/d2" PROFILE=strict > "$fresh/install3.log" 2>&1
+host_check "install-seclvlctl PROFILE=strict installs the strict profile" \
+	cmp -s "$fresh/d2/etc/seclvl.conf" "$TOP/tools/seclvl/profiles/strict.conf"
+host_check "install-seclvlctl PROFILE=nosuch fails, names the profiles and installs nothing" \
+	bash -c "! make -s -C '$fresh/src' install-seclvlctl DESTDIR='$fresh/d3' PROFILE=nosuch \
+		> '$fresh/install4.log' 2>&1 && grep -q 'the profiles are server strict' \
+		'$fresh/install4.log' && [ ! -e '$fresh/d3' ]"
+host_check "fresh copy: make seclvl-bpf BTF=<Debian's kernel>" \
+	make -s -C "$fresh/src" seclvl-bpf BTF="$STOCK/vmlinux" > "$fresh/bpf.log" 2>&1
+built=$(stat -c %Y "$fresh/src/build/bpf/vmlinux.h" 2>/dev/null)
+sleep 1
+make -s -C "$fresh/src" install-seclvl-bpf DESTDIR="$fresh/d1" > "$fresh/bpf-install.log" 2>&1
+host_check "install-seclvl-bpf without BTF= installs what was built for Debian's kernel" \
+	bash -c "[ '$built' = \"\$(stat -c %Y '$fresh/src/build/bpf/vmlinux.h')\" ] &&
+		grep -qx '$STOCK/vmlinux' '$fresh/src/build/bpf/btf-path' &&
+		cmp -s '$fresh/src/build/bpf/seclvl-bpf' '$fresh/d1/usr/local/sbin/seclvl-bpf' &&
+		[ -f '$fresh/d1/usr/local/share/man/man8/seclvl-bpf.8' ]"
+
 # The systemd unit passes systemd-analyze verify.
 units=$BUILD/units
 mkdir -p "$units"
 make -s -C "$TOP/tools/seclvl" OUTPUT="$units" SBINDIR="$units" all
 cp "$STOCK/bpf/seclvl-bpf" "$units/"
-for unit in seclvl.service seclvl-bpf.service; do
+for unit in seclvl.service seclvl-bpf.service seclvl-bpf-log.service; do
 	verify=$(cd "$units" && systemd-analyze verify --man=no "./$unit" 2>&1)
 	host_check "systemd-analyze verify $unit: $verify" [ -z "$verify" ]
 done
 
 # The man pages render without a warning, with groff and with man -l.
-for page in "$TOP"/tools/seclvl/*.[1-9]; do
+for page in "$TOP"/tools/seclvl/*.[1-9] "$TOP"/tools/seclvl/bpf/*.[1-9]; do
 	man_warn=$( (LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" &&
 		LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$page" >/dev/null) 2>&1)
 	host_check "$(basename "$page") renders cleanly: $man_warn" [ -z "$man_warn" ]
