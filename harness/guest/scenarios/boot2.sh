@@ -9,5 +9,7 @@ check "a new mount without nosuid is refused" sh -c \
 	'! mount -t tmpfs none /tmp/m 2>/dev/null && ! grep -q " /tmp/m " /proc/mounts'
 check "and logged" log_has "denied suid_mount at level 2: mount none (tmpfs)"
 mount -t tmpfs -o nosuid none /tmp/m
-check "unmounting is refused" fails_with_eperm umount /tmp/m
+check "unmounting a memory filesystem is not refused" umount /tmp/m
+check "a new nosuid mount of a disk is not refused" mount -t ext4 -o nosuid /dev/vda1 /tmp/m
+check "unmounting it is refused" fails_with_eperm umount /tmp/m
 check "loading a module is refused" fails_with_eperm insmod /lib/seclvl/seclvl_test_load.ko

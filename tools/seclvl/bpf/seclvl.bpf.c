@@ -178,11 +178,12 @@ int BPF_PROG(seclvl_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sockaddr_nl addr = {};
+	struct sock *sk = sock->sk;
 	bool ipc = false;
 	int *mark;
 
-	if (seclvl_level() > 0 && sock->sk &&
-	    sock->sk->__sk_common.skc_family == AF_NETLINK &&
+	if (seclvl_level() > 0 && sk &&
+	    sk->__sk_common.skc_family == AF_NETLINK &&
 	    msg->msg_name && msg->msg_namelen >= sizeof(addr) &&
 	    !bpf_probe_read_kernel(&addr, sizeof(addr), msg->msg_name))
 		ipc = addr.nl_family == AF_NETLINK &&
