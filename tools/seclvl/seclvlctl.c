@@ -3,14 +3,20 @@
  * seclvlctl - show and change the secure level, the policy and the escape
  *
  * A front end to /sys/kernel/security/seclvl that says in words what the
- * kernel's errno means.  See seclvlctl(8) for the exit codes.
+ * kernel's errno means, and a preflight check of what a raise would refuse.
+ * See seclvlctl(8) for the exit codes.
  *
  * Copyright (C) 2026 The seclvl authors
  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <limits.h>
+#include <mntent.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,7 +36,7 @@
 
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_REFUSED = 1,	/* the kernel refused the change */
+	EXIT_REFUSED = 1,	/* the kernel refused the change; check found some */
 	EXIT_USAGE = 2,		/* bad command line or value */
 	EXIT_UNAVAILABLE = 3,	/* seclvl is not active in this kernel */
 	EXIT_IO = 4,		/* any other failure */
@@ -581,6 +587,593 @@ static int cmd_apply(const struct state *st, const char *path)
 	return ret;
 }
 
+/*
+ * check: what this system does, or will do, that a raise would refuse.
+ * One detector per thing to look for, each a short function that only
+ * reads; what a user may not read is skipped, and said once.
+ */
+struct detector {
+	const char *restriction;
+	void (*fn)(const struct detector *d);
+	const char *what;
+	const char *names[6];	/* processes or files, for fn */
+};
+
+static struct {
+	bool json;
+	int found;
+	char denied[PATH_MAX];	/* the first path we may not read */
+} chk;
+
+static void found(const struct detector *d, const char *what,
+		  const char *fmt, ...)
+{
+	char detail[PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	if (chk.json) {
+		printf("%s{\"restriction\": ", chk.found ? ", " : "");
+		json_string(d->restriction);
+		printf(", \"what\": ");
+		json_string(what);
+		printf(", \"detail\": ");
+		json_string(detail);
+		putchar('}');
+	} else {
+		printf("%-22s %s: %s\n", d->restriction, detail, what);
+	}
+	chk.found++;
+}
+
+static void cannot_read(const char *path, int err)
+{
+	if ((err == EACCES || err == EPERM) && !chk.denied[0])
+		snprintf(chk.denied, sizeof(chk.denied), "%s", path);
+}
+
+static FILE *open_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		cannot_read(path, errno);
+	return f;
+}
+
+static int glob_err(const char *path, int err)
+{
+	cannot_read(path, err);
+	return 0;
+}
+
+/* The paths that match @pattern, sorted; globfree() them. */
+static size_t find(const char *pattern, glob_t *g, int flags)
+{
+	if (!(flags & GLOB_APPEND))
+		memset(g, 0, sizeof(*g));
+	glob(pattern, flags, glob_err, g);
+	return g->gl_pathc;
+}
+
+static const char *base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+struct proc {
+	int pid, ppid;
+	unsigned int uid;	/* the real one */
+	char comm[64];
+};
+
+/* The next process in /proc; false at the end. */
+static bool next_proc(DIR *dir, struct proc *p)
+{
+	char path[64], line[256];
+	struct dirent *de;
+	FILE *f;
+
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/status", de->d_name);
+		f = open_file(path);
+		if (!f)
+			continue;	/* gone since, or hidden */
+		p->pid = atoi(de->d_name);
+		p->ppid = -1;
+		p->uid = 0;
+		p->comm[0] = '\0';
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "Name:\t", 6))
+				snprintf(p->comm, sizeof(p->comm), "%.*s",
+					 (int)strcspn(line + 6, "\n"), line + 6);
+			else if (!strncmp(line, "PPid:", 5))
+				p->ppid = atoi(line + 5);
+			else if (!strncmp(line, "Uid:", 4))
+				p->uid = strtoul(line + 4, NULL, 10);
+		}
+		fclose(f);
+		return true;
+	}
+	return false;
+}
+
+static DIR *open_proc(void)
+{
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		cannot_read("/proc", errno);
+	else if (access("/proc/1", F_OK))	/* hidepid=invisible */
+		cannot_read("/proc/1", EACCES);
+	return dir;
+}
+
+/* Running processes whose comm is one of d->names, one finding a name. */
+static void procs(const struct detector *d)
+{
+	int count[6] = { 0 }, first[6] = { 0 }, i;
+	DIR *dir = open_proc();
+	struct proc p;
+
+	if (!dir)
+		return;
+	while (next_proc(dir, &p))
+		for (i = 0; d->names[i]; i++)
+			if (!strcmp(p.comm, d->names[i]) && !count[i]++)
+				first[i] = p.pid;
+	closedir(dir);
+	for (i = 0; d->names[i]; i++) {
+		if (count[i] == 1)
+			found(d, d->what, "%s (pid %d)", d->names[i], first[i]);
+		else if (count[i])
+			found(d, d->what, "%s (pid %d and %d more)",
+			      d->names[i], first[i], count[i] - 1);
+	}
+}
+
+/* Daemons that changed user IDs at start, children of init. */
+static void daemons(const struct detector *d)
+{
+	DIR *dir = open_proc();
+	struct proc p;
+	int n = 0;
+
+	if (!dir)
+		return;
+	while (next_proc(dir, &p))
+		if (p.ppid == 1 && p.uid && p.pid != getpid() && ++n <= 10)
+			found(d, d->what, "%s (pid %d, uid %u)", p.comm, p.pid,
+			      p.uid);
+	closedir(dir);
+	if (n > 10)
+		found(d, d->what, "... and %d more", n - 10);
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && strchr(" \t\r\n", end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* User= and DynamicUser= in one unit file or drop-in; false if none. */
+static bool unit_file(const char *path, char *user, size_t size,
+		      bool *dynamic)
+{
+	char line[512], *key, *value;
+	FILE *f = open_file(path);
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		value = strchr(line, '=');
+		if (!value)
+			continue;
+		*value++ = '\0';
+		key = trim(line);
+		value = trim(value);
+		if (!strcmp(key, "User"))
+			snprintf(user, size, "User=%s", value);
+		else if (!strcmp(key, "DynamicUser"))
+			*dynamic = !strcmp(value, "yes") || !strcmp(value, "true") ||
+				   !strcmp(value, "on") || !strcmp(value, "1");
+	}
+	fclose(f);
+	return true;
+}
+
+static const char *const unit_dirs[] = {
+	"/etc/systemd/system", "/run/systemd/system",
+	"/usr/lib/systemd/system", "/lib/systemd/system",
+};
+
+/*
+ * Whether unit @name starts as another user: its file (or its template's)
+ * from the first directory that has it, then its drop-ins, the
+ * directories of least precedence first.  @user says how.
+ */
+static bool unit_user(const char *name, char *user, size_t size)
+{
+	const char *at = strchr(name, '@');
+	char path[PATH_MAX];
+	bool dynamic = false, got = false;
+	glob_t g;
+	size_t i;
+	int k;
+
+	user[0] = '\0';
+	for (k = 0; k < 4 && !got; k++) {
+		snprintf(path, sizeof(path), "%s/%s", unit_dirs[k], name);
+		got = unit_file(path, user, size, &dynamic);
+	}
+	for (k = 0; k < 4 && !got && at; k++) {
+		snprintf(path, sizeof(path), "%s/%.*s.service", unit_dirs[k],
+			 (int)(at - name + 1), name);
+		got = unit_file(path, user, size, &dynamic);
+	}
+	for (k = 3; k >= 0; k--) {
+		snprintf(path, sizeof(path), "%s/%s.d/*.conf", unit_dirs[k],
+			 name);
+		for (i = 0; i < find(path, &g, 0); i++)
+			unit_file(g.gl_pathv[i], user, size, &dynamic);
+		globfree(&g);
+	}
+	if (dynamic)
+		snprintf(user, size, "DynamicUser=yes");
+	return dynamic || (user[0] && strcmp(user, "User=") &&
+			   strcmp(user, "User=root") && strcmp(user, "User=0"));
+}
+
+/* systemd services running or enabled that start as another user. */
+static void units(const struct detector *d)
+{
+	char user[300], what[400];
+	glob_t g;
+	size_t i, j;
+
+	find("/sys/fs/cgroup/system.slice/*.service", &g, 0);
+	find("/sys/fs/cgroup/system.slice/*.slice/*.service", &g, GLOB_APPEND);
+	find("/etc/systemd/system/*.wants/*.service", &g, GLOB_APPEND);
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *name = base(g.gl_pathv[i]);
+		bool running = false, enabled = false, seen = false;
+
+		for (j = 0; j < g.gl_pathc; j++) {
+			if (strcmp(base(g.gl_pathv[j]), name))
+				continue;
+			seen |= j < i;
+			running |= !strncmp(g.gl_pathv[j], "/sys/", 5);
+			enabled |= !strncmp(g.gl_pathv[j], "/etc/", 5);
+		}
+		if (seen || !unit_user(name, user, sizeof(user)))
+			continue;
+		snprintf(what, sizeof(what),
+			 "starting it changes user IDs (%s)", user);
+		found(d, what, "%s (%s%s%s)", name, running ? "running" : "",
+		      running && enabled ? ", " : "", enabled ? "enabled" : "");
+	}
+	globfree(&g);
+}
+
+static bool unit_enabled(const char *name)
+{
+	char pattern[128];
+	glob_t g;
+	bool yes;
+
+	snprintf(pattern, sizeof(pattern), "/etc/systemd/system/*.wants/%s",
+		 name);
+	yes = find(pattern, &g, 0) > 0;
+	globfree(&g);
+	return yes;
+}
+
+static void ssh_logins(const struct detector *d)
+{
+	int before = chk.found;
+
+	procs(d);
+	if (chk.found > before || access("/usr/sbin/sshd", F_OK))
+		return;
+	if (unit_enabled("ssh.service"))
+		found(d, d->what, "ssh.service (enabled)");
+	else if (unit_enabled("sshd.service"))
+		found(d, d->what, "sshd.service (enabled)");
+}
+
+/* Set-uid root programs among d->names. */
+static void setuid_files(const struct detector *d)
+{
+	struct stat sb;
+	int i;
+
+	for (i = 0; d->names[i]; i++)
+		if (!stat(d->names[i], &sb) && S_ISREG(sb.st_mode) &&
+		    (sb.st_mode & S_ISUID) && !sb.st_uid)
+			found(d, d->what, "%s", d->names[i]);
+}
+
+/* Option @name in a mount's comma-separated @opts, alone or with '='. */
+static bool has_opt(const char *opts, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (;;) {
+		/* strchr() finds the terminating NUL too: the last option */
+		if (!strncmp(opts, name, len) && strchr(",=", opts[len]))
+			return true;
+		opts = strchr(opts, ',');
+		if (!opts++)
+			return false;
+	}
+}
+
+/* Whether /proc/filesystems (@known) lists one of @types ("udf,iso9660"). */
+static bool fs_listed(const char *known, const char *types)
+{
+	char needle[72];
+
+	for (;;) {
+		/* fuse.sshfs is fuse's */
+		snprintf(needle, sizeof(needle), "\t%.*s\n",
+			 (int)strcspn(types, ",."), types);
+		if (strstr(known, needle))
+			return true;
+		types += strcspn(types, ",");
+		if (!*types++)
+			return false;
+	}
+}
+
+/* /etc/fstab entries whose filesystem's module is not loaded yet. */
+static void fstab_modules(const struct detector *d)
+{
+	char known[8192];
+	struct mntent *m;
+	FILE *f;
+
+	if (read_text("/proc/filesystems", known, sizeof(known)) <= 0)
+		return;
+	f = open_file("/etc/fstab");
+	while (f && (m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "swap") || !strcmp(m->mnt_type, "none") ||
+		    !strcmp(m->mnt_type, "bind") || !strcmp(m->mnt_type, "auto") ||
+		    has_opt(m->mnt_opts, "bind") || has_opt(m->mnt_opts, "rbind"))
+			continue;
+		if (!fs_listed(known, m->mnt_type))
+			found(d, d->what, "%s (%s)", m->mnt_dir, m->mnt_type);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* /etc/fstab entries mounted later, on demand, that may carry set-id files. */
+static void fstab_suid(const struct detector *d)
+{
+	const char *opts, *later;
+	struct mntent *m;
+	FILE *f = open_file("/etc/fstab");
+	bool user;
+
+	while (f && (m = getmntent(f))) {
+		opts = m->mnt_opts;
+		later = has_opt(opts, "noauto") ? "noauto" :
+			has_opt(opts, "x-systemd.automount") ?
+			"x-systemd.automount" : NULL;
+		/* mount(8): user, users, owner and group imply nosuid */
+		user = has_opt(opts, "user") || has_opt(opts, "users") ||
+		       has_opt(opts, "owner") || has_opt(opts, "group");
+		if (!later || !strcmp(m->mnt_type, "swap") ||
+		    has_opt(opts, "bind") || has_opt(opts, "rbind") ||
+		    has_opt(opts, "nosuid") || (user && !has_opt(opts, "suid")))
+			continue;
+		found(d, d->what, "%s (%s, %s)", m->mnt_dir, m->mnt_fsname, later);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Bound loop devices: their backing files count as disks in use. */
+static void loops(const struct detector *d)
+{
+	char backing[PATH_MAX], what[PATH_MAX + 64];
+	const char *path;
+	glob_t g;
+	size_t i;
+
+	for (i = 0; i < find("/sys/block/loop*/loop/backing_file", &g, 0); i++) {
+		path = g.gl_pathv[i];
+		if (read_text(path, backing, sizeof(backing)) <= 0) {
+			cannot_read(path, errno);
+			continue;
+		}
+		backing[strcspn(backing, "\n")] = '\0';
+		snprintf(what, sizeof(what),
+			 "writes to %s are refused while it is bound", backing);
+		/* /sys/block/NAME/loop/backing_file */
+		found(d, what, "/dev/%.*s", (int)strcspn(path + 11, "/"),
+		      path + 11);
+	}
+	globfree(&g);
+}
+
+/* Filesystems on block devices mounted now, but the root. */
+static void disks(const struct detector *d)
+{
+	struct mntent *m;
+	FILE *f = open_file("/proc/self/mounts");
+
+	while (f && (m = getmntent(f)))
+		if (!strncmp(m->mnt_fsname, "/dev/", 5) && strcmp(m->mnt_dir, "/"))
+			found(d, d->what, "%s on %s", m->mnt_fsname, m->mnt_dir);
+	if (f)
+		fclose(f);
+}
+
+static struct {
+	int count;
+	char names[1024];	/* the first five */
+} setid;
+
+static int setid_file(const char *path, const struct stat *sb, int type,
+		      struct FTW *ftw)
+{
+	size_t len = strlen(setid.names);
+
+	(void)ftw;
+	if (type == FTW_DNR || type == FTW_NS)
+		cannot_read(path, EACCES);
+	else if (type == FTW_F && S_ISREG(sb->st_mode) &&
+		 (sb->st_mode & (S_ISUID | S_ISGID)) && ++setid.count <= 5)
+		snprintf(setid.names + len, sizeof(setid.names) - len, "%s%s",
+			 len ? ", " : "", path);
+	return 0;
+}
+
+/* Set-id programs in d->names, not following links or crossing mounts. */
+static void setid_bits(const struct detector *d)
+{
+	int i;
+
+	setid.count = 0;
+	setid.names[0] = '\0';
+	for (i = 0; d->names[i]; i++)
+		nftw(d->names[i], setid_file, 16, FTW_PHYS | FTW_MOUNT);
+	if (setid.count)
+		found(d, d->what, "%d set-id file%s (%s%s)", setid.count,
+		      setid.count == 1 ? "" : "s", setid.names,
+		      setid.count > 5 ? ", ..." : "");
+}
+
+/* In the order of the findings: grouped by restriction. */
+static const struct detector detectors[] = {
+	{ .restriction = "setuid", .fn = units },
+	{ .restriction = "setuid", .fn = ssh_logins, .names = { "sshd" },
+	  .what = "every login changes user IDs (privilege separation)" },
+	{ .restriction = "setuid", .fn = procs, .names = { "cron", "crond" },
+	  .what = "runs users' jobs under their user IDs" },
+	{ .restriction = "setuid", .fn = setuid_files,
+	  .names = { "/usr/bin/sudo", "/bin/su" },
+	  .what = "switching to another user changes user IDs" },
+	{ .restriction = "setuid", .fn = procs, .names = { "agetty", "getty" },
+	  .what = "every login changes user IDs" },
+	{ .restriction = "setuid", .fn = daemons,
+	  .what = "changed user IDs when it started: it cannot be restarted after the raise" },
+	{ .restriction = "net_admin", .fn = procs,
+	  .names = { "systemd-network", "dhclient", "dhcpcd",
+		     "NetworkManager", "wpa_supplicant" },
+	  .what = "renews addresses and routes" },
+	{ .restriction = "modules", .fn = fstab_modules,
+	  .what = "not in /proc/filesystems: a mount after the raise would load its module" },
+	{ .restriction = "suid_mount", .fn = fstab_suid,
+	  .what = "a mount after the raise is refused: it has no nosuid" },
+	{ .restriction = "mounted_blockdev_write", .fn = loops },
+	{ .restriction = "time_backward", .fn = procs,
+	  .names = { "chronyd", "ntpd", "systemd-timesyn", "openntpd" },
+	  .what = "may step the clock back" },
+	{ .restriction = "umount", .fn = disks,
+	  .what = "cannot be unmounted; shutdown remounts it read-only" },
+	{ .restriction = "setid_bits", .fn = setid_bits,
+	  .names = { "/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/lib" },
+	  .what = "package upgrades that replace these files are refused (dpkg)" },
+	{ }
+};
+
+/* Whether restriction @name applies at @level under @st's policy. */
+static bool applies(const struct state *st, const char *name, int level)
+{
+	int i = find_rule(st, name);
+
+	return i >= 0 && strcmp(st->rules[i].level, "off") &&
+	       atoi(st->rules[i].level) <= level;
+}
+
+/* seclvlctl check [LEVEL] [--config FILE] [--json]: usage errors first. */
+static int cmd_check(int argc, char **argv)
+{
+	const char *path = NULL, *arg = NULL;
+	const struct detector *d;
+	struct state st;
+	struct conf c;
+	int i, level = 1, ret;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			chk.json = true;
+		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			path = argv[++i];
+		else if (strncmp(argv[i], "--", 2) && !arg)
+			arg = argv[i];
+		else
+			break;
+	}
+	if (i < argc) {
+		if (!strcmp(argv[i], "--config"))
+			error("check: --config needs a FILE");
+		else if (!strncmp(argv[i], "--", 2))
+			error("check: unknown option '%s'", argv[i]);
+		else
+			error("check: one LEVEL only, not '%s' and '%s'", arg,
+			      argv[i]);
+		return EXIT_USAGE;
+	}
+	if (arg && strcmp(arg, "1") && strcmp(arg, "2")) {
+		error("check: invalid level '%s': check takes 1 or 2", arg);
+		return EXIT_USAGE;
+	}
+	ret = load_state(&st);
+	if (ret)
+		return ret;
+	if (path) {
+		ret = read_conf(&st, path, &c);
+		if (ret)
+			return ret;
+		for (i = 0; i < c.nr_policy; i++)
+			snprintf(st.rules[find_rule(&st, c.policy[i].name)].level,
+				 sizeof(st.rules[0].level), "%s", c.policy[i].value);
+		level = c.level;
+	}
+	if (arg)
+		level = atoi(arg);
+
+	/* A file that stays at 0 or -1 (seclvl.service runs check first). */
+	if (chk.json)
+		printf("{\"level\": %d, \"findings\": [", level);
+	for (d = detectors; level > 0 && d->fn; d++)
+		if (applies(&st, d->restriction, level))
+			d->fn(d);
+	if (chk.json)
+		printf("], \"count\": %d}\n", chk.found);
+	else if (level <= 0)
+		printf("level %d refuses nothing\n", level);
+	else if (!chk.found)
+		printf("nothing found that level %d would refuse\n", level);
+	else if (st.level < level)
+		printf("%d finding%s: raising to %d now would refuse %s; see seclvl(7)\n",
+		       chk.found, chk.found == 1 ? "" : "s", level,
+		       chk.found == 1 ? "it" : "them");
+	else
+		printf("%d finding%s: level %d, in force now, refuses %s; see seclvl(7)\n",
+		       chk.found, chk.found == 1 ? "" : "s", level,
+		       chk.found == 1 ? "it" : "them");
+	fflush(stdout);
+	if (chk.denied[0])
+		error("skipped what it may not read, such as %s: %s",
+		      chk.denied, "run it as root for a full check");
+	return chk.found ? EXIT_REFUSED : EXIT_OK;
+}
+
 static void print_usage(FILE *out)
 {
 	fprintf(out,
@@ -589,10 +1182,13 @@ static void print_usage(FILE *out)
 		"       %s policy NAME LEVEL|off     change one restriction (only at level 0)\n"
 		"       %s escape PATH|--clear       set or clear the emergency escape (only at level 0)\n"
 		"       %s apply [FILE]              apply /etc/seclvl.conf (or FILE): policy, escape, level\n"
+		"       %s check [LEVEL] [--config FILE] [--json]\n"
+		"                                           what raising to LEVEL (1 or 2) would refuse here\n"
 		"       %s --help\n"
-		"exit: 0 done, 1 refused by the kernel, 2 bad usage or value,\n"
-		"      3 seclvl not active, 4 other error.  See seclvlctl(8).\n",
-		prog, prog, prog, prog, prog, prog);
+		"exit: 0 done, 1 refused by the kernel (check: something found),\n"
+		"      2 bad usage or value, 3 seclvl not active, 4 other error.\n"
+		"      See seclvlctl(8).\n",
+		prog, prog, prog, prog, prog, prog, prog);
 }
 
 int main(int argc, char **argv)
@@ -609,6 +1205,8 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return cmd_check(argc - 2, argv + 2);
 	ret = load_state(&st);
 	if (ret)
 		return ret;

@@ -44,6 +44,92 @@ err_has "changing the policy needs root"
 expect_exit 0 nobody seclvlctl
 out_has "escape: unknown (only root can read it)"
 
+# check: what a raise would refuse here, from fixtures for each detector
+# (check-fixtures.sh); it changes nothing.  Here, at level 0, before the
+# policy changes below.
+. /scenarios/check-fixtures.sh
+expect_exit 2 seclvlctl check 3
+err_has "invalid level '3': check takes 1 or 2"
+expect_exit 2 seclvlctl check abc
+err_has "invalid level 'abc': check takes 1 or 2"
+expect_exit 2 seclvlctl check 1 2
+err_has "one LEVEL only"
+expect_exit 2 seclvlctl check --bogus
+err_has "unknown option '--bogus'"
+expect_exit 2 seclvlctl check --config
+err_has "check: --config needs a FILE"
+expect_exit 2 seclvlctl check --config /nonexistent
+err_has "cannot read /nonexistent: No such file or directory"
+check_fixtures
+# Pids vary; the nobody daemon's name is whatever busybox's exec makes it.
+cat > /tmp/check1.want <<'WANT'
+setuid                 seclvl-dyn.service (running): starting it changes user IDs (DynamicUser=yes)
+setuid                 seclvl-check.service (enabled): starting it changes user IDs (User=nobody)
+setuid                 sshd (pid N): every login changes user IDs (privilege separation)
+setuid                 cron (pid N): runs users' jobs under their user IDs
+setuid                 agetty (pid N): every login changes user IDs
+net_admin              dhclient (pid N): renews addresses and routes
+modules                /mnt/old (minix): not in /proc/filesystems: a mount after the raise would load its module
+suid_mount             /mnt/spare (/dev/vdb, noauto): a mount after the raise is refused: it has no nosuid
+mounted_blockdev_write /dev/loop0: writes to /run/seclvl-check/loop.img are refused while it is bound
+setid_bits             1 set-id file (/usr/bin/seclvl-check-suid): package upgrades that replace these files are refused (dpkg)
+11 findings: raising to 1 now would refuse them; see seclvl(7)
+WANT
+expect_exit 1 seclvlctl check 1
+check "  and prints what level 1 would refuse" sh -c \
+	"sed '/ (pid [0-9]*, uid 65534): /d; s/(pid [0-9]*)/(pid N)/' /tmp/ctl.out | diff /tmp/check1.want -"
+out_has "^setuid  *[^ ]* (pid $CF_NOBODY, uid 65534): changed user IDs when it started: it cannot be restarted after the raise$"
+check "  and says nothing on stderr" [ ! -s /tmp/ctl.err ]
+expect_exit 1 seclvlctl check
+out_has "^11 findings: raising to 1 now"
+expect_exit 1 seclvlctl check 2
+out_has "^time_backward  *chronyd (pid [0-9]*): may step the clock back$"
+out_has "^umount  */dev/loop0 on /run/seclvl-check/mnt: cannot be unmounted; shutdown remounts it read-only$"
+out_has "^13 findings: raising to 2 now would refuse them; see seclvl(7)$"
+check "  and groups them by restriction" sh -c \
+	"awk '{ print \$1 }' /tmp/ctl.out | uniq | tr '\n' ' ' | grep -qx 'setuid net_admin modules suid_mount mounted_blockdev_write time_backward umount setid_bits 13 '"
+expect_exit 1 seclvlctl check 1 --json
+out_has '^{"level": 1, "findings": \[{"restriction": "setuid", "what": "starting it changes user IDs (DynamicUser=yes)", "detail": "seclvl-dyn.service (running)"}, {"restriction": "setuid", '
+out_has '{"restriction": "mounted_blockdev_write", "what": "writes to /run/seclvl-check/loop.img are refused while it is bound", "detail": "/dev/loop0"}'
+out_has '{"restriction": "setid_bits", "what": "package upgrades that replace these files are refused (dpkg)", "detail": "1 set-id file (/usr/bin/seclvl-check-suid)"}\], "count": 11}$'
+check "  and lists 11 findings on one line" sh -c \
+	"[ \$(wc -l < /tmp/ctl.out) = 1 ] && [ \$(grep -o '\"restriction\": ' /tmp/ctl.out | wc -l) = 11 ]"
+# A policy file's rows count instead of the kernel's, and its level by default.
+printf 'policy setuid off\nlevel 1\n' > /tmp/check-nosetuid.conf
+expect_exit 1 seclvlctl check --config /tmp/check-nosetuid.conf
+check "  and lists no setuid finding" sh -c '! grep -q "^setuid" /tmp/ctl.out'
+out_has "^net_admin  *dhclient (pid [0-9]*): renews addresses and routes$"
+out_has "^5 findings: raising to 1 now would refuse them"
+check "  and the kernel's policy and level did not change" sh -c \
+	"[ \$(cat $SECLVL/level) = 0 ] && grep -qx 'setuid 1 0' $SECLVL/policy"
+printf 'policy setuid off\npolicy umount off\nlevel 2\n' > /tmp/check-2.conf
+expect_exit 1 seclvlctl check --config /tmp/check-2.conf
+out_has "^time_backward  *chronyd"
+check "  and lists no umount finding" sh -c '! grep -q "^umount" /tmp/ctl.out'
+out_has "^6 findings: raising to 2 now would refuse them"
+expect_exit 1 seclvlctl check 1 --config /tmp/check-2.conf
+out_has "^5 findings: raising to 1 now would refuse them"
+printf 'policy setuid off\nlevel 0\n' > /tmp/check-0.conf
+expect_exit 0 seclvlctl check --config /tmp/check-0.conf
+out_has "^level 0 refuses nothing$"
+printf 'policy nosuch off\nlevel 1\n' > /tmp/check-bad.conf
+expect_exit 2 seclvlctl check --config /tmp/check-bad.conf
+err_has "/tmp/check-bad.conf:1: no restriction named 'nosuch'"
+# Not root: all of it is readable.
+expect_exit 1 nobody seclvlctl check 1
+out_has "^setuid  *seclvl-check.service (enabled): starting it changes user IDs (User=nobody)$"
+out_has "^mounted_blockdev_write /dev/loop0: writes to /run/seclvl-check/loop.img"
+out_has "^setid_bits  *1 set-id file (/usr/bin/seclvl-check-suid)"
+check "  and skips nothing" [ ! -s /tmp/ctl.err ]
+check_fixtures_clean
+rm -f /tmp/check-*.conf /tmp/check1.want
+expect_exit 0 seclvlctl check 1
+check "  and prints only that nothing was found" sh -c \
+	"[ \"\$(cat /tmp/ctl.out)\" = 'nothing found that level 1 would refuse' ]"
+expect_exit 0 seclvlctl check 2 --json
+check "  and prints an empty list" sh -c \
+	"[ \"\$(cat /tmp/ctl.out)\" = '{\"level\": 2, \"findings\": [], \"count\": 0}' ]"
+
 # Changes at level 0.
 expect_exit 0 seclvlctl policy setuid off
 check "  and the policy file says so" grep -qx 'setuid off 0' $SECLVL/policy
