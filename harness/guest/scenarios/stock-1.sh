@@ -23,5 +23,5 @@ out_has "loaded, level 2"
 check "level is 2" level_is 2
 check "the load at 2 was logged" log_has "seclvl-bpf: loaded at level 2"
 check "the pins are protected at once" fails_with_eperm rm /sys/fs/bpf/seclvl/raise
-mkdir -p /tmp/m && mount -t tmpfs -o nosuid none /tmp/m
-check "umount is refused at 2" fails_with_eperm umount /tmp/m
+mkdir -p /tmp/m && mount -t ext4 -o nosuid /dev/vda1 /tmp/m
+check "umount of a disk is refused at 2" fails_with_eperm umount /tmp/m

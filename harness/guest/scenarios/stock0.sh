@@ -25,8 +25,8 @@ check "the policy rows were taken" sh -c "grep -qx 'setuid off 0' $POLICY_FILE &
 expect_exit 0 seclvlctl apply /tmp/seclvl.conf
 out_has "secure level 1"
 check "level is 1" level_is 1
-mkdir -p /tmp/m && mount -t tmpfs -o nosuid none /tmp/m
-check "umount, moved to level 1 by the policy, is refused at 1" fails_with_eperm umount /tmp/m
+mkdir -p /tmp/m && mount -t ext4 -o nosuid /dev/vda1 /tmp/m
+check "umount of a disk, moved to level 1 by the policy, is refused at 1" fails_with_eperm umount /tmp/m
 check "  and counted" grep -qx 'umount 1 1' $POLICY_FILE
 printf 'policy setuid 1\nlevel 1\n' > /tmp/other.conf
 expect_exit 1 seclvlctl apply /tmp/other.conf

@@ -240,10 +240,11 @@ TEST_F(bpf, umount_bpffs_other_ns)
 	EXPECT_EQ(0, in_child_ns(do_umount, "/sys", MNT_DETACH));
 }
 
+/* Keeping the flags it has, as systemd does: nosuid, nodev, noexec. */
 static int do_bind_remount_ro(const char *path, int flags)
 {
-	return mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | flags,
-		     NULL);
+	return mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY |
+		     MS_NOSUID | MS_NODEV | MS_NOEXEC | flags, NULL);
 }
 
 /* Hiding the pins, or reconfiguring their bpffs. */

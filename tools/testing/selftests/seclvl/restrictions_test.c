@@ -1127,19 +1127,32 @@ TEST(umount_memory_fs)
 	EXPECT_EQ(before, denials("umount"));
 }
 
-/* But a lazy unmount takes the mounts under it along, disk or not. */
+/*
+ * But a lazy unmount takes the mounts under it along, disk or not.  The
+ * BPF backend refuses it from level 1, uncounted: its self-protection
+ * cannot tell whether the pins' bpffs is among them.
+ */
 TEST(umount_lazy_tree)
 {
+	bool self_protected = bpf_backend() && current_level() > 0;
 	long before = denials("umount");
 	char top[64], sub[80];
+	int ret;
 
 	ASSERT_EQ(0, mount_tmpfs_dir(top, sizeof(top), NULL));
 	snprintf(sub, sizeof(sub), "%s", top);
 	ASSERT_EQ(0, mount_tmpfs_dir(sub, sizeof(sub), "sub"));
-	EXPECT_OUTCOME("umount", umount2(top, MNT_DETACH), before);
-	EXPECT_EQ(refused("umount"), mounted_at(sub));
+	ret = umount2(top, MNT_DETACH);
+	if (self_protected && !refused("umount")) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, errno);
+		EXPECT_EQ(before, denials("umount"));
+	} else {
+		EXPECT_OUTCOME("umount", ret, before);
+	}
+	EXPECT_EQ(refused("umount") || self_protected, mounted_at(sub));
 	/* Undone bottom up, which every level allows. */
-	if (refused("umount")) {
+	if (mounted_at(sub)) {
 		EXPECT_EQ(0, umount2(sub, 0));
 		EXPECT_EQ(0, umount2(top, 0));
 	}
