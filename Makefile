@@ -12,7 +12,7 @@
 
 H := harness
 
-.PHONY: all deps tree kernel guest stock tiny test run demo bench checkpatch clean distclean \
+.PHONY: all deps tree kernel guest stock tiny debian test run demo bench checkpatch clean distclean \
 	seclvlctl install-seclvlctl seclvl-bpf install-seclvl-bpf patch install
 
 all: guest seclvlctl
@@ -56,7 +56,11 @@ stock: guest
 tiny: kernel
 	@$(H)/build-tiny.sh
 
-test: stock tiny
+# The Debian 12 system of the debian-* scenarios (rootfs cached).
+debian: stock
+	@$(H)/debian-image.sh
+
+test: stock tiny debian
 	@$(H)/test.sh
 
 run: guest

@@ -24,6 +24,12 @@ scenarios=(
 	"stock2||stock"
 	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"
 	"tiny||tiny"
+	"debian-lsm-0||debian"
+	"debian-lsm-1||debian"
+	"debian-lsm-2||debian"
+	"debian-bpf-0||debian"
+	"debian-bpf-1||debian"
+	"debian-bpf-2||debian"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -78,6 +84,7 @@ for entry in "${scenarios[@]}"; do
 	IFS='|' read -r name args kernel <<< "$entry"
 	on=
 	[ "$kernel" = stock ] && on=" on Debian $(cat "$STOCK/version")"
+	[ "$kernel" = debian ] && on=" (Debian 12 with systemd, server profile)"
 	say "scenario $name${args:+ ($args)}$on"
 	out=$BUILD/results/$name
 	mkdir -p "$BUILD/results"
@@ -87,9 +94,14 @@ for entry in "${scenarios[@]}"; do
 	[ "$kernel" = tiny ] &&
 		boot_env=(SECLVL_KERNEL="$BUILD/tiny/arch/x86/boot/bzImage"
 			  SECLVL_INITRD="$BUILD/tiny/initramfs.cpio")
-	# shellcheck disable=SC2086
-	progress "$name" "$BUILD/results/$name.boot.log" guest_status \
-		env "${boot_env[@]}" "$TOP/harness/boot.sh" "$name" $args || true
+	if [ "$kernel" = debian ]; then
+		progress "$name" "$BUILD/results/$name.boot.log" guest_status \
+			"$TOP/harness/debian-test.sh" "$name" || true
+	else
+		# shellcheck disable=SC2086
+		progress "$name" "$BUILD/results/$name.boot.log" guest_status \
+			env "${boot_env[@]}" "$TOP/harness/boot.sh" "$name" $args || true
+	fi
 	before=$((pass + fail))
 	touch "$out/results.log" "$out/console.log"
 	count_tap "$out/results.log" "$name"

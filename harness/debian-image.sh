@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The Debian 12 system the debian-* scenarios boot: a root filesystem made
+# with mmdebstrap from the apt sources the host uses (cached in
+# build/debian/rootfs.tar until this recipe changes), with Debian's stock
+# kernel installed the Debian way (dpkg -i: initramfs-tools builds its
+# initramfs), then, on every run, seclvl installed as the admin guide says
+# (make install-seclvlctl, make install-seclvl-bpf, systemctl enable), the
+# test kernel's modules, a user with an ssh key, and the scenarios' test
+# material.  Writes build/debian/debian.img (ext4, no partition table).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+DEB=$BUILD/debian
+mkdir -p "$DEB"
+kver=$(cat "$STOCK/version")
+kdeb=$(ls "$STOCK"/linux-image-"$kver"-unsigned_*.deb)
+packages=systemd-sysv,openssh-server,sudo,cron,iproute2,kmod,procps,e2fsprogs,udev,dbus,libpam-systemd,initramfs-tools,linux-base,zstd,xz-utils,less
+sources=("deb http://deb.debian.org/debian bookworm main"
+	 "deb http://deb.debian.org/debian bookworm-updates main"
+	 "deb http://deb.debian.org/debian-security bookworm-security main")
+
+# The root filesystem: rebuilt only when the recipe or the kernel changes.
+want=$(printf '%s\n' "$packages" "${sources[@]}" "$(basename "$kdeb")" | sha256sum | cut -c1-64)
+if [ "$(cat "$DEB/rootfs.stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$DEB/rootfs.tar" ]; then
+	say "building the Debian 12 root filesystem with mmdebstrap (cached in build/debian)"
+	rm -f "$DEB/rootfs.tar" "$DEB/rootfs.stamp"
+	progress "mmdebstrap" "$DEB/mmdebstrap.log" no_status \
+		mmdebstrap --variant=minbase --include="$packages" \
+		--customize-hook="copy-in $kdeb /tmp" \
+		--customize-hook="chroot \"\$1\" dpkg -i /tmp/$(basename "$kdeb")" \
+		--customize-hook='rm -f "$1"/tmp/*.deb' \
+		bookworm "$DEB/rootfs.tar" "${sources[@]}" ||
+		die "mmdebstrap failed (build/debian/mmdebstrap.log)"
+	echo "$want" > "$DEB/rootfs.stamp"
+fi
+
+# The harness's ssh key: root and alice accept it.
+[ -f "$DEB/id_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -C seclvl-harness -f "$DEB/id_ed25519"
+
+say "installing seclvl into a copy of it"
+stage=$DEB/stage
+rm -rf "$stage"
+mkdir -p "$stage"
+tar -C "$stage" --numeric-owner -xf "$DEB/rootfs.tar"
+in_root() { chroot "$stage" "$@"; }
+
+echo seclvl-debian > "$stage/etc/hostname"
+printf '127.0.0.1\tlocalhost\n127.0.1.1\tseclvl-debian\n' > "$stage/etc/hosts"
+echo '/dev/vda / ext4 rw,errors=remount-ro 0 1' > "$stage/etc/fstab"
+printf '[Match]\nName=en* eth*\n\n[Network]\nDHCP=yes\n' \
+	> "$stage/etc/systemd/network/20-wired.network"
+systemctl --root="$stage" -q enable systemd-networkd.service
+# Timers that would start work in the middle of a scenario.
+systemctl --root="$stage" -q mask apt-daily.timer apt-daily-upgrade.timer \
+	e2scrub_all.timer e2scrub_reap.service 2>/dev/null || true
+
+# A normal user who logs in with a key and may use sudo.
+in_root useradd -m -u 1000 -G sudo -s /bin/bash alice
+echo 'alice ALL=(ALL) NOPASSWD: ALL' > "$stage/etc/sudoers.d/alice"
+chmod 0440 "$stage/etc/sudoers.d/alice"
+for home in root home/alice; do
+	mkdir -p "$stage/$home/.ssh"
+	cp "$DEB/id_ed25519.pub" "$stage/$home/.ssh/authorized_keys"
+	chmod 0700 "$stage/$home/.ssh"
+	chmod 0600 "$stage/$home/.ssh/authorized_keys"
+done
+in_root chown -R alice:alice /home/alice/.ssh
+
+# seclvl, as the admin guide installs it: the tools, the units, a
+# /etc/seclvl.conf from the server profile, the BPF backend for the stock
+# kernel.  Both units are enabled; each starts only on its backend.
+make -s -C "$TOP" install-seclvlctl DESTDIR="$stage" >/dev/null
+make -s -C "$TOP" install-seclvl-bpf DESTDIR="$stage" BTF="$STOCK/vmlinux" >/dev/null
+systemctl --root="$stage" -q enable seclvl.service seclvl-bpf.service
+# The test kernel's modules beside the stock kernel's.
+make -s -C "$SRC" O="$KOUT" INSTALL_MOD_PATH="$stage" modules_install >/dev/null
+echo dummy > "$stage/etc/modules-load.d/dummy.conf"
+
+# The scenarios' material: a User= service, a user's cron job, two local
+# packages, one of them with a set-uid file.
+cp "$TOP/harness/guest/debian/seclvl-user-test.service" "$stage/etc/systemd/system/"
+mkdir -p "$stage/var/spool/cron/crontabs"
+echo '* * * * * date +\%s > /home/alice/cron.out' > "$stage/var/spool/cron/crontabs/alice"
+in_root chown alice:crontab /var/spool/cron/crontabs/alice
+chmod 0600 "$stage/var/spool/cron/crontabs/alice"
+for pkg in plain setuid; do
+	p=$DEB/pkg-$pkg
+	rm -rf "$p"
+	mkdir -p "$p/DEBIAN" "$p/usr/bin"
+	printf 'Package: seclvl-test-%s\nVersion: 1.0\nArchitecture: all\nMaintainer: seclvl <seclvl@localhost>\nDescription: seclvl test package (%s)\n' \
+		"$pkg" "$pkg" > "$p/DEBIAN/control"
+	printf '#!/bin/sh\necho %s\n' "$pkg" > "$p/usr/bin/seclvl-test-$pkg"
+	chmod 0755 "$p/usr/bin/seclvl-test-$pkg"
+	[ "$pkg" = setuid ] && chmod 4755 "$p/usr/bin/seclvl-test-$pkg"
+	dpkg-deb -Zxz --root-owner-group -b "$p" "$stage/home/alice/seclvl-test-$pkg.deb" >/dev/null
+done
+in_root chown alice:alice /home/alice/seclvl-test-plain.deb /home/alice/seclvl-test-setuid.deb
+
+cp "$stage/boot/vmlinuz-$kver" "$DEB/vmlinuz"
+cp "$stage/boot/initrd.img-$kver" "$DEB/initrd.img"
+rm -f "$DEB/debian.img"
+mke2fs -q -t ext4 -L seclvl-root -d "$stage" "$DEB/debian.img.new" 3G ||
+	die "mke2fs -d failed"
+mv "$DEB/debian.img.new" "$DEB/debian.img"
+rm -rf "$stage"

@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# One debian-* scenario: boot the Debian 12 image (harness/debian-image.sh)
+# on one backend, with /etc/seclvl.conf from the server profile at one
+# level, let seclvl.service raise it after multi-user.target as shipped,
+# and check from the host over ssh what harness/guest/debian/server.table
+# promises at that level.
+#   debian-test.sh debian-{lsm,bpf}-{0,1,2}
+# TAP lines to build/results/NAME/results.log, the guest's console to
+# console.log, QEMU's status to exit (as boot.sh does).
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+name=$1
+backend=${name#debian-}
+backend=${backend%-*}
+level=${name##*-}
+DEB=$BUILD/debian
+out=$BUILD/results/$name
+rm -rf "$out"
+mkdir -p "$out"
+exec 3>"$out/results.log"
+n=0
+tap() { n=$((n + 1)); echo "$1 $n - $2" >&3; }
+check() { # DESCRIPTION COMMAND...
+	local d=$1
+	shift
+	if "$@" >"$out/check.out" 2>&1; then
+		tap ok "$d"
+	else
+		tap "not ok" "$d"
+		sed 's/^/# /' "$out/check.out" | head -n 15 >&3
+	fi
+}
+
+# The disk: a copy of the image whose /etc/seclvl.conf asks for $level.
+disk=$out/disk.img
+cp --sparse=always "$DEB/debian.img" "$disk"
+sed "s/^level .*/level $level/" "$TOP/tools/seclvl/profiles/server.conf" > "$out/seclvl.conf"
+debugfs -w -R 'rm /etc/seclvl.conf' "$disk" >/dev/null 2>&1
+debugfs -w -R "write $out/seclvl.conf /etc/seclvl.conf" "$disk" >/dev/null 2>&1
+
+case $backend in
+lsm)
+	kernel=(-kernel "$KOUT/arch/x86/boot/bzImage")
+	append="root=/dev/vda rootfstype=ext4 rw no5lvl pci=noacpi"
+	;;
+bpf)
+	kernel=(-kernel "$DEB/vmlinuz" -initrd "$DEB/initrd.img")
+	append="root=/dev/vda rw lsm=lockdown,capability,landlock,yama,apparmor,bpf"
+	;;
+*) die "unknown scenario $name" ;;
+esac
+# A free port on the host's loopback for the guest's sshd.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+timeout -k 10 "${SECLVL_DEBIAN_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg -cpu max \
+	-m 2G -smp 2 -nodefaults -display none "${kernel[@]}" \
+	-append "console=ttyS0 panic=-1 $append" \
+	-drive "file=$disk,if=virtio,format=raw" \
+	-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:22" \
+	-device virtio-net-pci,netdev=n0 -device virtio-rng-pci \
+	-serial "file:$out/console.log" </dev/null >"$out/qemu.log" 2>&1 &
+qemu=$!
+
+ssh_opts=(-q -i "$DEB/id_ed25519" -p "$port" -o StrictHostKeyChecking=no
+	  -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o ConnectTimeout=10
+	  -o ServerAliveInterval=10 -o LogLevel=ERROR)
+as() { # USER COMMAND: one ssh session, one login
+	local user=$1
+	shift
+	timeout 120 ssh "${ssh_opts[@]}" "$user@127.0.0.1" "$@"
+}
+# Up: sshd answers and seclvl.service has finished (raised, or failed).
+wait_up() { # SECONDS
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ] && kill -0 "$qemu" 2>/dev/null; do
+		as root 'systemctl is-active -q seclvl.service ||
+			systemctl is-failed -q seclvl.service' 2>/dev/null && return 0
+		sleep 5
+	done
+	return 1
+}
+wait_down() { # SECONDS
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ] && kill -0 "$qemu" 2>/dev/null; do sleep 2; done
+	! kill -0 "$qemu" 2>/dev/null
+}
+finish() {
+	kill "$qemu" 2>/dev/null
+	wait "$qemu"
+	echo $? > "$out/exit"
+	echo "1..$n" >&3
+	echo SECLVL-DONE >&3
+	exit 0
+}
+
+# What the table promises for CHECK at this level.
+promise() { awk -v c="$1" -v col=$((level + 2)) '$1 == c { print $col }' \
+	"$TOP/harness/guest/debian/server.table"; }
+# expect CHECK DESCRIPTION COMMAND...: works (exit 0) or refused (exit 1
+# with EPERM), as promised.
+expect() {
+	local c=$1 d=$2 want rc
+	shift 2
+	want=$(promise "$c")
+	"$@" >"$out/check.out" 2>&1
+	rc=$?
+	case $want/$rc in
+	works/0) tap ok "$c: $d works" ;;
+	refused/1) tap ok "$c: $d is refused" ;;
+	*)
+		tap "not ok" "$c: $d: promised '$want', got exit $rc"
+		sed 's/^/# /' "$out/check.out" | head -n 15 >&3
+		;;
+	esac
+}
+# refused_run COMMAND...: exit 0 if it works, 1 if it fails saying
+# "Operation not permitted", 2 otherwise.
+refused_run() { # (runs as alice with sudo)
+	as alice "$* 2>&1; echo rc=\$?" > "$out/run.out"
+	cat "$out/run.out"
+	grep -q '^rc=0$' "$out/run.out" && return 0
+	grep -qi 'operation not permitted' "$out/run.out" && return 1
+	return 2
+}
+
+start=$SECONDS
+if ! wait_up 900; then
+	tap "not ok" "the system came up and seclvl.service ran (console.log)"
+	finish
+fi
+tap ok "the system came up and seclvl.service ran, after $((SECONDS - start)) s"
+echo "# $(as root 'uname -r; cat /sys/kernel/security/lsm; echo' | tr '\n' ' ')" >&3
+if [ "$backend" = lsm ]; then
+	check "the in-tree LSM is at level $level" \
+		as root "grep -qx $level /sys/kernel/security/seclvl/level"
+	check "the BPF backend stayed out (its unit's condition)" \
+		as root '! test -e /sys/fs/bpf/seclvl'
+else
+	check "the BPF backend is at level $level" \
+		as root "grep -qx $level /sys/fs/bpf/seclvl/level"
+fi
+check "seclvlctl reports level $level" as root "seclvlctl --json | grep -q '\"level\": $level,'"
+check "the raise to $level was logged (journal)" \
+	as root "[ $level = 0 ] || journalctl -b -k | grep -q 'level changed from 0 to $level'"
+as alice 'rm -f ~/cron.out'
+
+expect ssh_login "a key login as alice" as alice true
+expect sudo "sudo -n as alice" as alice 'sudo -n true'
+expect user_service "starting and restarting a User= service" as alice \
+	'sudo systemctl start seclvl-user-test && sudo systemctl restart seclvl-user-test &&
+	 sleep 1 && systemctl is-active -q seclvl-user-test &&
+	 [ "$(ps -o user= -p "$(systemctl show -p MainPID --value seclvl-user-test)")" = alice ]'
+expect dpkg_install "dpkg -i of a local package" as alice \
+	'sudo dpkg -i seclvl-test-plain.deb && seclvl-test-plain | grep -qx plain'
+expect dpkg_setuid_file "dpkg -i of a package with a set-uid file" \
+	refused_run 'sudo dpkg -i seclvl-test-setuid.deb'
+check "  and the file is set-uid exactly when it was allowed" as alice \
+	"case $(promise dpkg_setuid_file) in
+	 works) [ \"\$(stat -c %a /usr/bin/seclvl-test-setuid)\" = 4755 ] ;;
+	 *) ! [ -u /usr/bin/seclvl-test-setuid ] ;; esac"
+echo "# dpkg leaves: $(as alice 'dpkg-query -W -f="\${Status} \${Version}" seclvl-test-setuid 2>&1')" >&3
+expect ip_link_add "ip link add (dummy, loaded at boot)" as alice \
+	'sudo ip link add seclvl0 type dummy && sudo ip link del seclvl0'
+expect module_autoload "mounting a filesystem whose module is not loaded (minix)" \
+	as alice '! grep -qw minix /proc/filesystems && { sudo mount -t minix /dev/null /mnt; true; } &&
+		  grep -qw minix /proc/filesystems'
+expect protected_units "units with ProtectKernelTunables= (hostnamed, timedated)" as alice \
+	'sudo systemctl start systemd-hostnamed systemd-timedated &&
+	 systemctl is-active -q systemd-hostnamed systemd-timedated'
+if [ "$level" -gt 0 ]; then
+	check "refusals are in the journal with the restriction" \
+		as root "journalctl -b -k | grep -E 'seclvl(-bpf)?: denied (modules|setid_bits)'"
+fi
+# The user's cron job runs within a minute of being due.
+expect user_cron "alice's cron job" as alice \
+	'for i in $(seq 1 36); do [ -s ~/cron.out ] && exit 0; sleep 5; done; exit 1'
+expect clock_back "setting the clock back an hour" \
+	refused_run 'sudo date -s "@$(($(date +%s) - 3600))" >/dev/null'
+as alice 'sudo date -s "@$(($(date +%s) + 3600))"' >/dev/null 2>&1 || true
+# All of alice's sessions have ended: systemd stops her user manager and
+# unmounts /run/user/1000 (user-runtime-dir@1000), after UserStopDelaySec.
+sleep 15
+expect relogin "logging out and in again" as root \
+	'! systemctl is-failed -q user-runtime-dir@1000.service &&
+	 ! findmnt /run/user/1000 >/dev/null' 
+as alice true >/dev/null 2>&1
+expect system_running "systemctl is-system-running, nothing failed" as root \
+	'systemctl is-system-running && [ -z "$(systemctl --failed --no-legend)" ]'
+as root 'systemctl --failed --no-legend' | sed 's/^/# failed: /' >&3
+
+if [ "$level" = 2 ]; then
+	as root 'systemctl reboot' >/dev/null 2>&1
+	sleep 10
+	check "systemctl reboot at level 2 finishes and the system comes back" wait_up 900
+	check "the journal of the boot before is intact" as root \
+		'[ "$(journalctl --list-boots --no-pager | wc -l)" -ge 2 ] &&
+		 journalctl -b -1 --no-pager -q | grep -q "level changed from 0 to 2" &&
+		 ! journalctl -b 0 --no-pager | grep -iE "uncleanly|corrupt"'
+fi
+as root 'systemctl poweroff' >/dev/null 2>&1
+check "systemctl poweroff finishes" wait_down 300
+check "the host's e2fsck -fn finds the disk clean" e2fsck -fn "$disk"
+echo "# shutdown: $(grep -c 'Failed unmounting' "$out/console.log") 'Failed unmounting' lines" >&3
+finish
