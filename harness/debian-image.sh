@@ -45,6 +45,9 @@ mkdir -p "$stage"
 tar -C "$stage" --numeric-owner -xf "$DEB/rootfs.tar"
 in_root() { chroot "$stage" "$@"; }
 
+# mmdebstrap empties machine-id, which makes every boot of a fresh copy
+# systemd's "first boot"; a fixed one makes them ordinary boots.
+echo 5ec1e7e5ec1e7e5ec1e7e5ec1e7e0001 > "$stage/etc/machine-id"
 echo seclvl-debian > "$stage/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tseclvl-debian\n' > "$stage/etc/hosts"
 echo '/dev/vda / ext4 rw,errors=remount-ro 0 1' > "$stage/etc/fstab"
