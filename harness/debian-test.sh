@@ -6,6 +6,8 @@
 # and check from the host over ssh what harness/guest/debian/server.table
 # promises at that level.
 #   debian-test.sh debian-{lsm,bpf}-{0,1,2}
+#   debian-test.sh debian-bpf-strict   (the strict profile: no logins, so
+#                  the host reads the journal from the disk afterwards)
 # TAP lines to build/results/NAME/results.log, the guest's console to
 # console.log, QEMU's status to exit (as boot.sh does).
 set -uo pipefail
@@ -15,6 +17,11 @@ name=$1
 backend=${name#debian-}
 backend=${backend%-*}
 level=${name##*-}
+profile=server
+if [ "$level" = strict ]; then
+	profile=strict
+	level=$(sed -n 's/^level //p' "$TOP/tools/seclvl/profiles/strict.conf")
+fi
 DEB=$BUILD/debian
 out=$BUILD/results/$name
 rm -rf "$out"
@@ -36,7 +43,7 @@ check() { # DESCRIPTION COMMAND...
 # The disk: a copy of the image whose /etc/seclvl.conf asks for $level.
 disk=$out/disk.img
 cp --sparse=always "$DEB/debian.img" "$disk"
-sed "s/^level .*/level $level/" "$TOP/tools/seclvl/profiles/server.conf" > "$out/seclvl.conf"
+sed "s/^level .*/level $level/" "$TOP/tools/seclvl/profiles/$profile.conf" > "$out/seclvl.conf"
 debugfs -w -R 'rm /etc/seclvl.conf' "$disk" >/dev/null 2>&1
 debugfs -w -R "write $out/seclvl.conf /etc/seclvl.conf" "$disk" >/dev/null 2>&1
 
@@ -59,6 +66,7 @@ timeout -k 10 "${SECLVL_DEBIAN_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg -cp
 	-drive "file=$disk,if=virtio,format=raw" \
 	-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:22" \
 	-device virtio-net-pci,netdev=n0 -device virtio-rng-pci \
+	-monitor "unix:$out/monitor.sock,server,nowait" \
 	-serial "file:$out/console.log" </dev/null >"$out/qemu.log" 2>&1 &
 qemu=$!
 
@@ -114,6 +122,39 @@ expect() {
 		;;
 	esac
 }
+# The strict profile refuses every change of user IDs, sshd's privilege
+# separation among them: nobody logs in.  The host waits for the raise on
+# the console (the kernel prints seclvl-bpf's log line there), checks that
+# logins are refused, presses the power button (ACPI, handled by logind)
+# and reads the journal from the disk.
+if [ "$profile" = strict ]; then
+	up=
+	for _ in $(seq 1 180); do
+		grep -aq "level changed from 0 to $level" "$out/console.log" 2>/dev/null &&
+			{ up=1; break; }
+		kill -0 "$qemu" 2>/dev/null || break
+		sleep 5
+	done
+	check "the system came up and seclvl.service raised to $level" [ -n "$up" ]
+	sleep 10
+	no_login() { ! as alice true; }
+	check "ssh logins are refused (sshd cannot drop privileges)" no_login
+	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"system_powerdown\n")' \
+		"$out/monitor.sock"
+	check "the power button powers it off" wait_down 300
+	check "the host's e2fsck -fn finds the disk clean" e2fsck -fn "$disk"
+	debugfs -R "rdump /var/log/journal $out" "$disk" >/dev/null 2>&1
+	journalctl -D "$out/journal" --no-pager -o short-monotonic > "$out/journal.txt" 2>&1
+	check "the journal has the raise to $level" grep -q "level changed from 0 to $level" "$out/journal.txt"
+	check "  and sshd's refused setresuid, with the restriction" \
+		grep -qE 'seclvl-bpf: denied setuid at level [0-9]: setres[ug]id\(\) \(pid [0-9]+ comm sshd' "$out/journal.txt"
+	check "udev broadcast its events (net_admin stays on)" \
+		bash -c "! grep -q 'Failed to broadcast event' '$out/journal.txt'"
+	echo "# units failed: $(grep -c 'Failed with result' "$out/journal.txt")" >&3
+	echo "# shutdown: $(grep -c 'Failed unmounting' "$out/console.log") 'Failed unmounting' lines" >&3
+	finish
+fi
+
 start=$SECONDS
 if ! wait_up 900; then
 	tap "not ok" "the system came up and seclvl.service ran (console.log)"

@@ -30,6 +30,7 @@ scenarios=(
 	"debian-bpf-1||debian"
 	"debian-lsm-2||debian"
 	"debian-bpf-2||debian"
+	"debian-bpf-strict||debian"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -81,22 +82,34 @@ guest_status() { # (the boot log is unused: the guest's results are)
 }
 
 # The debian-* scenarios spend much of their time waiting on a guest's
-# network, cron and timers: two run at once (the next one starts when one
-# is waited for).
-declare -A debian_pid=()
-debian_start() { # NAME
-	[ -n "${debian_pid[$1]:-}" ] && return 0
-	"$TOP/harness/debian-test.sh" "$1" > "$BUILD/results/$1.run.log" 2>&1 &
-	debian_pid[$1]=$!
+# network, cron and timers: two run at once, in the order listed (pid
+# files, since a wait runs in progress()'s subshell).
+debian_queue=()
+for s in "${scenarios[@]}"; do
+	[ "${s##*|}" = debian ] && debian_queue+=("${s%%|*}")
+done
+rm -f "$BUILD"/results/debian-*.pid
+debian_running() { # NAME
+	[ -f "$BUILD/results/$1.pid" ] && kill -0 "$(cat "$BUILD/results/$1.pid")" 2>/dev/null
+}
+debian_fill() { # start queued ones while fewer than two run
+	local s running=0
+	for s in "${debian_queue[@]}"; do
+		debian_running "$s" && running=$((running + 1))
+	done
+	for s in "${debian_queue[@]}"; do
+		[ "$running" -ge 2 ] && break
+		[ -f "$BUILD/results/$s.pid" ] && continue
+		"$TOP/harness/debian-test.sh" "$s" > "$BUILD/results/$s.run.log" 2>&1 &
+		echo $! > "$BUILD/results/$s.pid"
+		running=$((running + 1))
+	done
 }
 debian_wait() { # NAME
-	while kill -0 "${debian_pid[$1]}" 2>/dev/null; do sleep 1; done
-}
-next_debian() { # NAME: the debian scenario after NAME, if any
-	local s seen=
-	for s in "${scenarios[@]}"; do
-		[ -n "$seen" ] && [ "${s##*|}" = debian ] && { echo "${s%%|*}"; return; }
-		[ "${s%%|*}" = "$1" ] && seen=1
+	debian_fill
+	while debian_running "$1"; do
+		sleep 2
+		debian_fill
 	done
 }
 
@@ -116,9 +129,6 @@ for entry in "${scenarios[@]}"; do
 			  SECLVL_INITRD="$BUILD/tiny/initramfs.cpio")
 	if [ "$kernel" = debian ]; then
 		mkdir -p "$out"
-		debian_start "$name"
-		nxt=$(next_debian "$name")
-		[ -n "$nxt" ] && debian_start "$nxt"
 		progress "$name" "$BUILD/results/$name.boot.log" guest_status \
 			debian_wait "$name" || true
 	else
