@@ -71,12 +71,12 @@ static int hook_socket_sendmsg(struct socket *sock, struct msghdr *msg,
 			       int size)
 {
 	struct sockaddr_nl *addr = msg->msg_name;
-	struct seclvl_task *t = seclvl_task(current);
+	struct seclvl_task *t;
 
-	if (seclvl_hook_level() <= 0) {
-		t->netlink_ipc = false;
+	/* Nothing reads the mark at level 0 or below, and each send resets it. */
+	if (seclvl_hook_level() <= 0)
 		return 0;
-	}
+	t = seclvl_task(current);
 	t->netlink_ipc = sock->sk && sock->sk->sk_family == AF_NETLINK &&
 			 addr && msg->msg_namelen >= sizeof(*addr) &&
 			 addr->nl_family == AF_NETLINK &&

@@ -182,8 +182,10 @@ int BPF_PROG(seclvl_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	bool ipc = false;
 	int *mark;
 
-	if (seclvl_level() > 0 && sk &&
-	    sk->__sk_common.skc_family == AF_NETLINK &&
+	/* Marks are made only above level 0, which the level never leaves. */
+	if (seclvl_level() <= 0)
+		return 0;
+	if (sk && sk->__sk_common.skc_family == AF_NETLINK &&
 	    msg->msg_name && msg->msg_namelen >= sizeof(addr) &&
 	    !bpf_probe_read_kernel(&addr, sizeof(addr), msg->msg_name))
 		ipc = addr.nl_family == AF_NETLINK &&
