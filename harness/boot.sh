@@ -55,6 +55,8 @@ mkfs.ext4 -q -F "$out/spare.img" 8M >/dev/null
 
 # SECLVL_ICOUNT=1 (make bench): one vCPU whose clock counts instructions
 # (1 ns each), so the guest times code paths without the host's noise.
+# The NIC has no way out (restrict=on): the tests need only its transmit
+# queue's settings in sysfs.
 smp=2 clock=()
 if [ -n "${SECLVL_ICOUNT:-}" ]; then
 	smp=1 clock=(-icount shift=0,sleep=off)
@@ -68,7 +70,8 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$smp" "${clock[@]}" -no
       -drive "file=$out/scsi.img,if=none,id=sd,format=raw"
       -device scsi-hd,drive=sd,bus=scsi.0
       -drive "file=$out/nvme.img,if=none,id=nv,format=raw"
-      -device nvme,serial=seclvl,drive=nv)
+      -device nvme,serial=seclvl,drive=nv
+      -netdev user,id=n0,restrict=on -device virtio-net-pci,netdev=n0)
 # no5lvl: with -cpu max the kernel would use 5-level paging, where an early
 # interrupt can trip a KASAN report in rcu_is_watching() before seclvl runs.
 # pci=noacpi: QEMU's ACPI builds the PCI interrupt table with an AML loop,

@@ -17,6 +17,7 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/io_uring/cmd.h>
+#include <linux/kernfs.h>
 #include <linux/kernel_read_file.h>
 #include <linux/lsm_hooks.h>
 #include <linux/magic.h>
@@ -32,6 +33,7 @@
 #include <linux/pagemap.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/proc_fs.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -616,6 +618,52 @@ static bool seclvl_is_net_sysctl(struct file *file)
 }
 
 /*
+ * A file of the initial network namespace's /proc/net, guarded by its mode
+ * alone (xt_recent's address lists, pktgen).  The caches under rpc/ are
+ * the NFS server's, which mountd and gssd answer all the time.
+ */
+static bool seclvl_is_net_proc(struct file *file)
+{
+#ifdef CONFIG_NET
+	struct dentry *d;
+
+	if (proc_file_net(file) != &init_net)
+		return false;
+	for (d = file->f_path.dentry->d_parent; !IS_ROOT(d); d = d->d_parent)
+		if (!strcmp(d->d_name.name, "rpc") &&
+		    !strcmp(d->d_parent->d_name.name, "net"))
+			return false;
+	return true;
+#else
+	return false;
+#endif
+}
+
+/*
+ * A file of a network device, or of the network class, of the initial
+ * namespace in sysfs: byte queue limits and bonding options, for two, are
+ * guarded by their mode alone.  The nodes of those are tagged with their
+ * namespace.  Synthesised uevents (udevadm trigger) and a device's power
+ * management are not network settings.
+ */
+static bool seclvl_is_net_sysfs(struct file *file)
+{
+#ifdef CONFIG_NET
+	struct kernfs_node *kn = kernfs_node_from_dentry(file->f_path.dentry);
+
+	if (!kn || !strcmp(kn->name, "uevent"))
+		return false;
+	for (; kn->parent; kn = kn->parent) {
+		if (kn->ns)
+			return kn->ns == &init_net;
+		if (kn->parent->ns && !strcmp(kn->name, "power"))
+			return false;
+	}
+#endif
+	return false;
+}
+
+/*
  * What seclvl refuses to open for write, refused on each write as well: a
  * descriptor opened before the raise, or taken from another process, may
  * do no more than one opened now.  @what says how: "open for writing",
@@ -656,9 +704,16 @@ static int seclvl_check_write(struct file *file, const char *what)
 			return 0;
 		return seclvl_refuse(SECLVL_LOCKDOWN_INTEGRITY, level, true,
 				     "%s debugfs file %pD", what, file);
+	case SYSFS_MAGIC:
+		if (seclvl_enforced(SECLVL_NET_ADMIN, &level) &&
+		    seclvl_is_net_sysfs(file))
+			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+					     "%s network setting %pD4",
+					     what, file);
+		return 0;
 	case PROC_SUPER_MAGIC:
 		if (seclvl_enforced(SECLVL_NET_ADMIN, &level) &&
-		    seclvl_is_net_sysctl(file))
+		    (seclvl_is_net_sysctl(file) || seclvl_is_net_proc(file)))
 			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
 					     "%s network setting %pD",
 					     what, file);
@@ -964,20 +1019,62 @@ static int seclvl_check_loop_bind(struct file *loop, unsigned int cmd,
 }
 #endif
 
-/*
- * Filesystem ioctls that give a file another file's blocks, with no write
- * and no dropping of set-id bits: judged as a write to the file.
- */
-static bool seclvl_swaps_content(struct file *file, unsigned int cmd)
+/* The head of XFS's struct xfs_swapext: the two files it swaps. */
+struct seclvl_xfs_swapext {
+	__s64 version;
+	__s64 fdtarget;
+	__s64 fdtmp;
+};
+
+/* A write to the regular file at @fd, if there is one. */
+static int seclvl_check_fd_write(unsigned int fd, const char *what)
 {
+	struct file *file = fget(fd);
+	int err = 0;
+
+	if (!file)
+		return 0;
+	if (S_ISREG(file_inode(file)->i_mode))
+		err = seclvl_check_write(file, what);
+	fput(file);
+	return err;
+}
+
+/*
+ * Filesystem ioctls that give files other files' blocks, with no write and
+ * no dropping of set-id bits: judged as writes to each file they change,
+ * whether it is the descriptor called on or one named in the argument
+ * (ext4's donor, both of XFS's).  An argument that cannot be read here
+ * cannot be read by the filesystem either.
+ */
+static int seclvl_check_swap(struct file *file, unsigned int cmd,
+			     unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+	struct seclvl_xfs_swapext sx;
+	struct move_extent me;
+	int err;
+
 	switch (file_inode(file)->i_sb->s_magic) {
 	case EXT4_SUPER_MAGIC:
-		return cmd == EXT4_IOC_MOVE_EXT || cmd == EXT4_IOC_SWAP_BOOT;
+		if (cmd == EXT4_IOC_SWAP_BOOT)
+			return seclvl_check_write(file, "swap the boot loader into");
+		if (cmd != EXT4_IOC_MOVE_EXT)
+			return 0;
+		err = seclvl_check_write(file, "move the extents of");
+		if (err || copy_from_user(&me, uarg, sizeof(me)))
+			return err;
+		return seclvl_check_fd_write(me.donor_fd, "move extents into");
 	case XFS_SUPER_MAGIC:
 		/* XFS_IOC_SWAPEXT; its argument's size is XFS's own. */
-		return _IOC_TYPE(cmd) == 'X' && _IOC_NR(cmd) == 109;
+		if (_IOC_TYPE(cmd) != 'X' || _IOC_NR(cmd) != 109 ||
+		    copy_from_user(&sx, uarg, sizeof(sx)))
+			return 0;
+		err = seclvl_check_fd_write(sx.fdtarget, "swap the extents of");
+		return err ?: seclvl_check_fd_write(sx.fdtmp,
+						    "swap the extents of");
 	default:
-		return false;
+		return 0;
 	}
 }
 
@@ -993,10 +1090,10 @@ static int hook_file_ioctl(struct file *file, unsigned int cmd,
 	if (seclvl_hook_level() <= 0)
 		return 0;
 	/* debugfs: lockdown asked only at open. */
-	if (S_ISREG(inode->i_mode) &&
-	    (seclvl_swaps_content(file, cmd) ||
-	     inode->i_sb->s_magic == DEBUGFS_MAGIC))
-		return seclvl_check_write(file, "ioctl on");
+	if (S_ISREG(inode->i_mode))
+		return inode->i_sb->s_magic == DEBUGFS_MAGIC ?
+		       seclvl_check_write(file, "ioctl on") :
+		       seclvl_check_swap(file, cmd, arg);
 	if (S_ISCHR(inode->i_mode) && seclvl_is_snapshot(inode->i_rdev))
 		return seclvl_check_snapshot(file, "ioctl on");
 	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&

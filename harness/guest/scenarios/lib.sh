@@ -84,22 +84,26 @@ prepare() {
 	dd if=/dev/zero of=/run/seclvl/loop0.img bs=64k count=16 2>/dev/null
 	dd if=/dev/zero of=/run/seclvl/loop1.img bs=64k count=64 2>/dev/null
 	mke2fs -q -F /run/seclvl/loop1.img >/dev/null 2>&1
+	# loop4's backing file is on ext4, for ext4's move of extents.
+	dd if=/dev/zero of=/mnt/nvme/loop4.img bs=64k count=4 2>/dev/null
 	check "attach the loop devices" sh -c \
 		'losetup /dev/loop0 /run/seclvl/loop0.img &&
-		 losetup /dev/loop1 /run/seclvl/loop1.img'
+		 losetup /dev/loop1 /run/seclvl/loop1.img &&
+		 losetup /dev/loop4 /mnt/nvme/loop4.img'
 	hold_descriptors
 }
 
 # A process that keeps descriptors opened now, at level 0, for the tests of
 # old descriptors (common.h, enum held_fd: 3 /dev/mem, 4 a debugfs file,
 # 5 /proc/1/mem, 6 a network sysctl, 7 the ftrace switch or /dev/null,
-# 8 the mounted /dev/vda1 open for writing, 9 a set-uid file).
+# 8 the mounted /dev/vda1 open for writing, 9 a set-uid file, 10 loop4's
+# backing file).
 hold_descriptors() {
 	ftrace=/proc/sys/kernel/ftrace_enabled
 	[ -e $ftrace ] || ftrace=/dev/null
 	sh -c "exec 3<>/dev/mem 4>/sys/kernel/debug/fault_around_bytes \
 		5<>/proc/1/mem 6>/proc/sys/net/ipv4/ip_forward 7>$ftrace \
-		8<>/dev/vda1 9<>/run/seclvl/mmap-suid;
+		8<>/dev/vda1 9<>/run/seclvl/mmap-suid 10<>/mnt/nvme/loop4.img;
 		exec sleep 1000000" &
 	echo $! > /run/seclvl/holder.pid
 	sleep 1

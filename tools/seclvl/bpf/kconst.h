@@ -54,6 +54,7 @@
 
 #define BPF_FS_MAGIC 0xcafe4a11
 #define PROC_SUPER_MAGIC 0x9fa0
+#define SYSFS_MAGIC 0x62656572
 #define EXT4_SUPER_MAGIC 0xEF53
 #define XFS_SUPER_MAGIC 0x58465342
 /* _IOWR('f', 15, struct move_extent): 40 bytes; _IO('f', 17). */

@@ -723,6 +723,64 @@ static __always_inline bool seclvl_is_net_sysctl(struct inode *inode)
 		(void *)&init_net + bpf_core_field_offset(struct net, sysctls);
 }
 
+/* Bounds the walks up sysfs and /proc/net: deeper than either tree goes. */
+#define SECLVL_NET_TREE_DEPTH 8
+
+/*
+ * As the LSM's seclvl_is_net_proc(): a file under the initial network
+ * namespace's /proc/net, found by the entries above it, but for the NFS
+ * server's caches under rpc/.
+ */
+static __always_inline bool seclvl_is_net_proc(struct inode *inode)
+{
+	struct proc_inode *ei = (void *)inode -
+		bpf_core_field_offset(struct proc_inode, vfs_inode);
+	struct proc_dir_entry *de = BPF_CORE_READ(ei, pde), *parent, *root;
+	int i;
+
+	if (bpf_probe_read_kernel(&root, sizeof(root), (void *)&init_net +
+				  bpf_core_field_offset(struct net, proc_net)))
+		return false;
+	for (i = 0; i < SECLVL_NET_TREE_DEPTH && de; i++) {
+		parent = BPF_CORE_READ(de, parent);
+		if (parent == root)
+			return !seclvl_str_is(BPF_CORE_READ(de, name), "rpc",
+					      sizeof("rpc"));
+		if (parent == de)
+			return false;
+		de = parent;
+	}
+	return false;
+}
+
+/*
+ * As the LSM's seclvl_is_net_sysfs(): a file of a network device or of
+ * the network class of the initial namespace, by the namespace tag of a
+ * node above it; not uevent files, nor a device's power group.
+ */
+static __always_inline bool seclvl_is_net_sysfs(struct inode *inode)
+{
+	struct kernfs_node *kn = inode->i_private, *parent;
+	const void *ns;
+	int i;
+
+	if (!kn || seclvl_str_is(BPF_CORE_READ(kn, name), "uevent",
+				 sizeof("uevent")))
+		return false;
+	for (i = 0; i < SECLVL_NET_TREE_DEPTH && kn; i++) {
+		ns = BPF_CORE_READ(kn, ns);
+		if (ns)
+			return ns == &init_net;
+		parent = BPF_CORE_READ(kn, parent);
+		if (parent && BPF_CORE_READ(parent, ns) &&
+		    seclvl_str_is(BPF_CORE_READ(kn, name), "power",
+				  sizeof("power")))
+			return false;
+		kn = parent;
+	}
+	return false;
+}
+
 /*
  * As the LSM's seclvl_check_write(): what is refused at open is refused
  * on each write too, and on the ftrace switch for self-protection.
@@ -750,12 +808,18 @@ static __always_inline int seclvl_check_write(struct file *file, int level)
 		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
 	if (magic == BINFMTFS_MAGIC)
 		return seclvl_check(SECLVL_SETID_BITS, level);
+	if (magic == SYSFS_MAGIC) {
+		if (seclvl_enforced(SECLVL_NET_ADMIN, level) &&
+		    seclvl_is_net_sysfs(inode))
+			return seclvl_refuse(SECLVL_NET_ADMIN);
+		return 0;
+	}
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
 	if (seclvl_is_ftrace_switch(file))
 		return -EPERM;
 	if (seclvl_enforced(SECLVL_NET_ADMIN, level) &&
-	    seclvl_is_net_sysctl(inode))
+	    (seclvl_is_net_sysctl(inode) || seclvl_is_net_proc(inode)))
 		return seclvl_refuse(SECLVL_NET_ADMIN);
 	if (seclvl_enforced(SECLVL_PTRACE_INIT, level) &&
 	    seclvl_is_init_mem(file))
@@ -1042,17 +1106,86 @@ static __always_inline int seclvl_loop_bind(struct file *loop,
 	return 0;
 }
 
-/* As the LSM's: filesystem ioctls that swap a file's blocks. */
-static __always_inline bool seclvl_swaps_content(struct inode *inode,
-						 unsigned int cmd)
-{
-	unsigned long magic = inode->i_sb->s_magic;
+/* The heads of ext4's struct move_extent and XFS's struct xfs_swapext. */
+struct seclvl_move_extent {
+	__u32 reserved;
+	__u32 donor_fd;
+};
 
-	if (magic == EXT4_SUPER_MAGIC)
-		return cmd == EXT4_IOC_MOVE_EXT || cmd == EXT4_IOC_SWAP_BOOT;
+struct seclvl_xfs_swapext {
+	__s64 version;
+	__s64 fdtarget;
+	__s64 fdtmp;
+};
+
+/*
+ * A write to the regular file at @fd, if there is one: as
+ * seclvl_check_change(), all a write to a regular file of a disk
+ * filesystem is judged by (the pointer is not trusted, read it field by
+ * field).
+ */
+static __always_inline int seclvl_check_fd_write(unsigned int fd, int level)
+{
+	struct file *file = seclvl_fd_file(fd);
+	umode_t mode;
+
+	if (!file)
+		return 0;
+	mode = BPF_CORE_READ(file, f_inode, i_mode);
+	if ((mode & S_IFMT) != S_IFREG)
+		return 0;
+	if (seclvl_setid_effective(mode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, level))
+		return seclvl_refuse(SECLVL_SETID_BITS);
+	if (seclvl_backs_loop(BPF_CORE_READ(file, f_mapping)))
+		return seclvl_check_loop_backing(level);
+	return 0;
+}
+
+/* An argument that names the files cannot be read here: any of them. */
+static __always_inline int seclvl_check_unread(int level)
+{
+	if (seclvl_enforced(SECLVL_SETID_BITS, level))
+		return seclvl_refuse(SECLVL_SETID_BITS);
+	return seclvl_check_loop_backing(level);
+}
+
+/*
+ * As the LSM's seclvl_check_swap(): filesystem ioctls that swap files'
+ * blocks, judged as writes to each file they change, the descriptor
+ * called on or one named in the argument.  An argument that cannot be
+ * read here (a page not yet faulted in) is refused rather than let
+ * through.
+ */
+static __always_inline int seclvl_check_swap(struct file *file,
+					     unsigned int cmd,
+					     unsigned long arg, int level)
+{
+	unsigned long magic = file->f_inode->i_sb->s_magic;
+	struct seclvl_xfs_swapext sx;
+	struct seclvl_move_extent me;
+	int err;
+
+	if (magic == EXT4_SUPER_MAGIC) {
+		if (cmd == EXT4_IOC_SWAP_BOOT)
+			return seclvl_check_write(file, level);
+		if (cmd != EXT4_IOC_MOVE_EXT)
+			return 0;
+		err = seclvl_check_write(file, level);
+		if (err)
+			return err;
+		if (bpf_probe_read_user(&me, sizeof(me), (void *)arg))
+			return seclvl_check_unread(level);
+		return seclvl_check_fd_write(me.donor_fd, level);
+	}
 	/* XFS_IOC_SWAPEXT: type 'X', number 109, any size. */
-	return magic == XFS_SUPER_MAGIC && ((cmd >> 8) & 0xff) == 'X' &&
-	       (cmd & 0xff) == 109;
+	if (magic != XFS_SUPER_MAGIC || ((cmd >> 8) & 0xff) != 'X' ||
+	    (cmd & 0xff) != 109)
+		return 0;
+	if (bpf_probe_read_user(&sx, sizeof(sx), (void *)arg))
+		return seclvl_check_unread(level);
+	err = seclvl_check_fd_write(sx.fdtarget, level);
+	return err ?: seclvl_check_fd_write(sx.fdtmp, level);
 }
 
 static __always_inline int seclvl_ioctl(struct file *file, unsigned int cmd,
@@ -1063,9 +1196,10 @@ static __always_inline int seclvl_ioctl(struct file *file, unsigned int cmd,
 
 	if (level <= 0)
 		return 0;
-	if (seclvl_is_reg(inode) && (seclvl_swaps_content(inode, cmd) ||
-				     inode->i_sb->s_magic == DEBUGFS_MAGIC))
-		return seclvl_check_write(file, level);
+	if (seclvl_is_reg(inode))
+		return inode->i_sb->s_magic == DEBUGFS_MAGIC ?
+		       seclvl_check_write(file, level) :
+		       seclvl_check_swap(file, cmd, arg, level);
 	if (seclvl_is_chr(inode) && seclvl_is_snapshot(inode->i_rdev))
 		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
 	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&

@@ -17,6 +17,7 @@
 
 #include <dirent.h>
 #include <linux/bsg.h>
+#include <linux/ext4.h>
 #include <linux/fs.h>
 #include <linux/io_uring.h>
 #include <linux/kexec.h>
@@ -697,6 +698,100 @@ TEST(net_sysctl_open)
 
 	EXPECT_REFUSED_BY(r, opened(open("/proc/sys/net/ipv4/ip_forward",
 					 O_WRONLY | O_CLOEXEC)), EPERM);
+}
+
+/*
+ * A network device's settings in sysfs guarded by file mode alone: the
+ * byte queue limits of a transmit queue.  (A virtio NIC has them.)
+ */
+static int bql_path(char *path, size_t size)
+{
+	DIR *dir = opendir("/sys/class/net");
+	struct dirent *de;
+	int ret = -1;
+
+	if (!dir)
+		return -1;
+	while (ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, size, "/sys/class/net/%s/queues/tx-0/byte_queue_limits/limit_min",
+			 de->d_name);
+		ret = access(path, F_OK);
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* Result of write_str() as -1 and errno, or 0. */
+static int wrote(int err)
+{
+	errno = err;
+	return err ? -1 : 0;
+}
+
+TEST(net_sysfs_write)
+{
+	struct refusers r = REFUSERS("net_admin");
+	char path[PATH_MAX], old[32], now[32];
+
+	if (bql_path(path, sizeof(path)))
+		SKIP(return, "no network device with byte queue limits");
+	ASSERT_LT(0, read_file(path, old, sizeof(old)));
+	EXPECT_REFUSED_BY(r, wrote(write_str(path, strcmp(old, "0\n") ? "0\n" :
+								   "1000\n")),
+			  EPERM);
+	/* Refused: unchanged.  Allowed: changed, and put back. */
+	ASSERT_LT(0, read_file(path, now, sizeof(now)));
+	EXPECT_EQ(!!first_refuser(&r), !strcmp(old, now));
+	EXPECT_EQ(0, first_refuser(&r) ? 0 : write_str(path, old));
+}
+
+/* A network device's uevent file is not a setting: udevadm trigger. */
+TEST(net_sysfs_uevent_allowed)
+{
+	long before = denials("net_admin");
+
+	EXPECT_EQ(0, write_str("/sys/class/net/lo/uevent", "change\n"));
+	EXPECT_EQ(before, denials("net_admin"));
+}
+
+/*
+ * The initial network namespace's /proc/net: xt_recent's lists and pktgen
+ * take writes by file mode alone.  /proc/net/dev takes none, and says so
+ * (EACCES) after the security check: refused, it says EPERM.
+ */
+TEST(net_proc_open)
+{
+	long before = denials("net_admin");
+	int fd = open("/proc/net/dev", O_WRONLY | O_CLOEXEC);
+	int err = errno;
+
+	ASSERT_EQ(-1, fd);
+	EXPECT_EQ(refused("net_admin") ? EPERM : EACCES, err)
+		TH_LOG("%s", strerror(err));
+	EXPECT_EQ(before + refused("net_admin"), denials("net_admin"));
+}
+
+/* Another network namespace's /proc/net is that namespace's. */
+TEST(net_proc_own_namespace)
+{
+	long before = denials("net_admin");
+	int status;
+	pid_t child = fork();
+
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		if (unshare(CLONE_NEWNET))
+			_exit(0);
+		_exit(open("/proc/self/net/dev", O_WRONLY | O_CLOEXEC) < 0 ?
+		      errno : 0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EACCES, WEXITSTATUS(status))
+		TH_LOG("%s", strerror(WEXITSTATUS(status)));
+	EXPECT_EQ(before, denials("net_admin"));
 }
 
 /*
@@ -1620,6 +1715,34 @@ TEST(loop_second_bind)
 		EXPECT_EQ(0, ioctl(loop, LOOP_CLR_FD, 0));
 	close(loop);
 	close(file);
+}
+
+/*
+ * ext4's move of extents gives the donor the original's old blocks: it
+ * writes the donor, here a loop device's backing file held from level 0.
+ * (ext4 itself refuses a set-id donor.)
+ */
+TEST(held_backing_move_extents)
+{
+	struct refusers r = bdev_refusers(true);
+	char path[] = "/mnt/nvme/seclvl-orig-XXXXXX", now[5];
+	struct move_extent me = { .len = 1 };
+	int donor = held_fd(HELD_BACKING), orig;
+
+	ASSERT_LE(0, donor) TH_LOG("%s", strerror(errno));
+	orig = mkstemp(path);
+	ASSERT_LE(0, orig) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(5, write(orig, "EVIL\n", 5));
+	ASSERT_EQ(0, fsync(orig));
+	me.donor_fd = donor;
+	EXPECT_REFUSED_BY(r, ioctl(orig, EXT4_IOC_MOVE_EXT, &me), EPERM);
+	/* The donor's cached page is left as it was: count what moved. */
+	EXPECT_EQ(!first_refuser(&r), me.moved_len > 0);
+	ASSERT_EQ(5, pread(donor, now, 5, 0));
+	EXPECT_NE(0, memcmp(now, "EVIL\n", 5));
+	unlink(path);
+	close(orig);
+	close(donor);
 }
 
 /*

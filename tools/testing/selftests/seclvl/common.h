@@ -597,7 +597,8 @@ static inline ssize_t write_way(enum write_way way, int fd, const void *buf,
  * The descriptors a process opened at level 0 and keeps (prepare() in the
  * scenario starts it; its pid is in HOLDER_PID), by number.  HELD_DISK is
  * the mounted virtio partition, open for writing; HELD_SETID a set-uid
- * file, open for reading and writing.
+ * file, HELD_BACKING a loop device's backing file on ext4, both open for
+ * reading and writing.
  */
 #define HOLDER_PID PREP_DIR "/holder.pid"
 enum held_fd {
@@ -608,6 +609,7 @@ enum held_fd {
 	HELD_FTRACE,
 	HELD_DISK,
 	HELD_SETID,
+	HELD_BACKING,
 };
 
 /*
