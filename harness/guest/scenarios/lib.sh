@@ -72,6 +72,9 @@ prepare() {
 	check "mount debugfs and configfs" sh -c \
 		'mount -t debugfs -o nosuid debugfs /sys/kernel/debug &&
 		 mount -t configfs -o nosuid configfs /sys/kernel/config'
+	# binfmt_misc, where the kernel has it (not the small kernel).
+	grep -qw binfmt_misc /proc/filesystems &&
+		mount -t binfmt_misc -o nosuid binfmt_misc /proc/sys/fs/binfmt_misc
 	for f in clear-suid chown-suid write-suid mmap-suid dormant-suid acl-sgid; do
 		echo data > /run/seclvl/$f
 	done

@@ -1746,6 +1746,27 @@ TEST(held_backing_move_extents)
 }
 
 /*
+ * binfmt_misc: an interpreter registered with flag C runs with the
+ * credentials of the set-id file it is handed, so registering one changes
+ * what set-id programs run.
+ */
+#define BINFMT_DIR "/proc/sys/fs/binfmt_misc"
+
+TEST(binfmt_misc_register)
+{
+	struct refusers r = REFUSERS("setid_bits");
+
+	if (access(BINFMT_DIR "/register", F_OK))
+		SKIP(return, "no binfmt_misc here");
+	EXPECT_REFUSED_BY(r, wrote(write_str(BINFMT_DIR "/register",
+					     ":seclvltest:E::seclvltst::/bin/true:C\n")),
+			  EPERM);
+	EXPECT_EQ(!first_refuser(&r), !access(BINFMT_DIR "/seclvltest", F_OK));
+	EXPECT_EQ(0, first_refuser(&r) ? 0 :
+		  write_str(BINFMT_DIR "/seclvltest", "-1\n"));
+}
+
+/*
  * Set-id programs.  From level 1 root has no CAP_FSETID: the kernel drops
  * the bits of a set-id file whose content changes, and what would keep
  * them or make dormant ones effective is refused.
