@@ -14,6 +14,7 @@ scenarios=(
 	"boot2|seclvl.level=2"
 	"bootbad|seclvl.level=2 seclvl.level=abc"
 	"policy|"
+	"modules|"
 	"escape|"
 	"lsm_off|lsm=landlock,yama"
 	"seclvlctl|"

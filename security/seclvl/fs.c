@@ -15,6 +15,7 @@
 #include <linux/limits.h>
 #include <linux/proc_fs.h>
 #include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
@@ -94,6 +95,26 @@ static const struct file_operations seclvl_policy_fops = {
 	.read = seclvl_policy_read,
 	.write = seclvl_policy_write,
 	.llseek = generic_file_llseek,
+};
+
+static int seclvl_modules_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, seclvl_show_modules, NULL);
+}
+
+static ssize_t seclvl_modules_write(struct file *file, const char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	return seclvl_write(buf, count, ppos, SECLVL_MODULE_WRITE_MAX,
+			    seclvl_write_module);
+}
+
+static const struct file_operations seclvl_modules_fops = {
+	.open = seclvl_modules_open,
+	.read = seq_read,
+	.write = seclvl_modules_write,
+	.llseek = seq_lseek,
+	.release = single_release,
 };
 
 static ssize_t seclvl_escape_read(struct file *file, char __user *buf,
@@ -197,7 +218,7 @@ static void __init seclvl_init_other_doors(void)
 
 static int __init seclvl_init_fs(void)
 {
-	struct dentry *dir, *level, *policy, *escape;
+	struct dentry *dir, *level, *policy, *escape, *modules;
 	int err;
 
 	/* Left out with lsm=: leave no interface behind. */
@@ -215,14 +236,17 @@ static int __init seclvl_init_fs(void)
 					&seclvl_policy_fops);
 	escape = securityfs_create_file("escape", 0600, dir, NULL,
 					&seclvl_escape_fops);
+	modules = securityfs_create_file("modules", 0644, dir, NULL,
+					 &seclvl_modules_fops);
 	err = PTR_ERR_OR_ZERO(level) ?: PTR_ERR_OR_ZERO(policy) ?:
-	      PTR_ERR_OR_ZERO(escape);
+	      PTR_ERR_OR_ZERO(escape) ?: PTR_ERR_OR_ZERO(modules);
 	if (err)
 		goto fail_securityfs;
 	seclvl_init_other_doors();
 	return 0;
 
 fail_securityfs:
+	securityfs_remove(modules);
 	securityfs_remove(escape);
 	securityfs_remove(policy);
 	securityfs_remove(level);

@@ -106,6 +106,20 @@ static bool seclvl_netlink_ipc(void)
 }
 #endif
 
+/*
+ * Whether the current system call may unload a module: with a list of
+ * module images, CAP_SYS_MODULE is let through for loads, which are judged
+ * by their image, and refused for delete_module().  A compat call is
+ * taken for one.
+ */
+static bool seclvl_unloading(void)
+{
+	if (in_compat_syscall())
+		return true;
+	return syscall_get_nr(current, task_pt_regs(current)) ==
+	       __NR_delete_module;
+}
+
 static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 			int cap, unsigned int opts)
 {
@@ -136,6 +150,8 @@ static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 		name = "CAP_SETUID";
 		break;
 	case CAP_SYS_MODULE:
+		if (seclvl_modules_listed() && !seclvl_unloading())
+			return 0;
 		r = SECLVL_MODULES;
 		name = "CAP_SYS_MODULE";
 		break;
@@ -414,11 +430,12 @@ static int hook_mount_setattr(const struct path *path, unsigned int attr_set,
 	return 0;
 }
 
+/* With a list of module images, the load an autoload leads to is judged. */
 static int hook_kernel_module_request(char *kmod_name)
 {
 	int level;
 
-	if (!seclvl_enforced(SECLVL_MODULES, &level))
+	if (!seclvl_enforced(SECLVL_MODULES, &level) || seclvl_modules_listed())
 		return 0;
 	return seclvl_refuse(SECLVL_MODULES, level, true,
 			     "module autoload of %s", kmod_name);
@@ -430,7 +447,8 @@ static int hook_kernel_load_data(enum kernel_load_data_id id, bool contents)
 
 	switch (id) {
 	case LOADING_MODULE:
-		if (!seclvl_enforced(SECLVL_MODULES, &level))
+		if (!seclvl_enforced(SECLVL_MODULES, &level) ||
+		    seclvl_modules_listed())
 			return 0;
 		return seclvl_refuse(SECLVL_MODULES, level, true,
 				     "module load");
@@ -451,7 +469,8 @@ static int hook_kernel_read_file(struct file *file, enum kernel_read_file_id id,
 
 	switch (id) {
 	case READING_MODULE:
-		if (!seclvl_enforced(SECLVL_MODULES, &level))
+		if (!seclvl_enforced(SECLVL_MODULES, &level) ||
+		    seclvl_modules_listed())
 			return 0;
 		return seclvl_refuse(SECLVL_MODULES, level, true,
 				     "module load from %pD", file);
@@ -464,6 +483,38 @@ static int hook_kernel_read_file(struct file *file, enum kernel_read_file_id id,
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The image as the kernel read it, before it decompresses or parses it.
+ * The first hooks let the load through only with a list; the level may
+ * have been raised since.
+ */
+static int hook_kernel_post_read_file(struct file *file, char *buf,
+				      loff_t size, enum kernel_read_file_id id)
+{
+	int level;
+
+	if (id != READING_MODULE || !seclvl_enforced(SECLVL_MODULES, &level))
+		return 0;
+	if (!seclvl_modules_listed())
+		return seclvl_refuse(SECLVL_MODULES, level, true,
+				     "module load from %pD", file);
+	return seclvl_check_module(buf, size, file);
+}
+
+static int hook_kernel_post_load_data(char *buf, loff_t size,
+				      enum kernel_load_data_id id,
+				      char *description)
+{
+	int level;
+
+	if (id != LOADING_MODULE || !seclvl_enforced(SECLVL_MODULES, &level))
+		return 0;
+	if (!seclvl_modules_listed())
+		return seclvl_refuse(SECLVL_MODULES, level, true,
+				     "module load");
+	return seclvl_check_module(buf, size, NULL);
 }
 
 /*
@@ -485,6 +536,10 @@ static int hook_locked_down(enum lockdown_reason what)
 	int level;
 
 	if (seclvl_hook_level() <= 0 || what == LOCKDOWN_NONE)
+		return 0;
+	/* A listed image is judged by its digest, which a signature adds to. */
+	if (what == LOCKDOWN_MODULE_SIGNATURE &&
+	    seclvl_enforced(SECLVL_MODULES, &level) && seclvl_modules_listed())
 		return 0;
 	r = seclvl_lockdown_restriction(what);
 	if (!seclvl_enforced(r, &level))
@@ -1306,6 +1361,8 @@ static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(kernel_module_request, hook_kernel_module_request),
 	LSM_HOOK_INIT(kernel_load_data, hook_kernel_load_data),
 	LSM_HOOK_INIT(kernel_read_file, hook_kernel_read_file),
+	LSM_HOOK_INIT(kernel_post_read_file, hook_kernel_post_read_file),
+	LSM_HOOK_INIT(kernel_post_load_data, hook_kernel_post_load_data),
 	LSM_HOOK_INIT(locked_down, hook_locked_down),
 	LSM_HOOK_INIT(file_open, hook_file_open),
 	LSM_HOOK_INIT(file_post_open, hook_file_post_open),

@@ -17,6 +17,7 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/types.h>
@@ -31,6 +32,11 @@
 /* Longest write each file takes; anything longer is -EINVAL. */
 #define SECLVL_LEVEL_WRITE_MAX 16
 #define SECLVL_RULE_WRITE_MAX 64
+/* "sha256:<64 hex> <name>\n", a name as long as a module's may be. */
+#define SECLVL_MODULE_NAME_MAX (MAX_PARAM_PREFIX_LEN - 1) /* MODULE_NAME_LEN */
+#define SECLVL_MODULE_WRITE_MAX (7 + 64 + 1 + SECLVL_MODULE_NAME_MAX + 1)
+/* Entries in the list of module images: two per module a distribution ships. */
+#define SECLVL_MODULES_MAX 16384
 
 /**
  * enum seclvl_origin - who asks for a change of the secure level
@@ -162,6 +168,14 @@ void __init seclvl_init_rules(void);
 
 /* hooks.c */
 void __init seclvl_add_hooks(void);
+
+/* modules.c */
+struct seq_file;
+bool seclvl_modules_listed(void);
+int seclvl_parse_module(const char *buf, size_t len, u8 *digest, char *name);
+int seclvl_write_module(char *buf, size_t len);
+int seclvl_show_modules(struct seq_file *m, void *v);
+int seclvl_check_module(const void *buf, size_t size, struct file *file);
 
 /* escape.c */
 int seclvl_parse_escape(char *buf, size_t len, char **path);

@@ -24,15 +24,22 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
+
+#include "sha256.h"
 
 #define SECLVL_DIR "/sys/kernel/security/seclvl"
 #define LSM_FILE "/sys/kernel/security/lsm"
 /* The BPF backend (seclvl-bpf) on a kernel without the LSM. */
 #define BPF_DIR "/sys/fs/bpf/seclvl"
 #define MAX_RULES 64
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MODULES_FILE SECLVL_DIR "/modules"
+#define MAX_MODULE_LINES 64
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -411,13 +418,395 @@ static int cmd_escape(const struct state *st, const char *arg)
 }
 
 /* /etc/seclvl.conf, checked in full before anything is changed. */
+/*
+ * modules: the list of module images the kernel loads while the modules
+ * restriction applies, by SHA-256.  A module may reach the kernel as its
+ * file (finit_module) or, compressed, as the image kmod decompressed
+ * itself (init_module): both digests are listed.
+ */
+static const struct {
+	const char *suffix, *tool;
+} compressions[] = {
+	{ ".ko.xz", "xz" }, { ".ko.zst", "zstd" }, { ".ko.gz", "gzip" },
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static const char *decompressor(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(compressions); i++)
+		if (ends_with(path, compressions[i].suffix))
+			return compressions[i].tool;
+	return NULL;
+}
+
+static bool is_module_file(const char *path)
+{
+	return ends_with(path, ".ko") || decompressor(path);
+}
+
+/* The digest of what @fd gives until its end; 0 or the errno. */
+static int digest_fd(int fd, char hex[SHA256_HEX + 1])
+{
+	static char buf[1 << 16];
+	struct sha256 s;
+	ssize_t n;
+
+	sha256_init(&s);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sha256_update(&s, buf, n);
+	if (n < 0)
+		return errno;
+	sha256_hex(&s, hex);
+	return 0;
+}
+
+/* The digest of @path's decompressed image, by "TOOL -dc PATH". */
+static int digest_decompressed(const char *path, const char *tool,
+			       char hex[SHA256_HEX + 1])
+{
+	int pipefd[2], status, err;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return errno;
+	pid = fork();
+	if (pid < 0) {
+		err = errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		execlp(tool, tool, "-dc", path, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	err = digest_fd(pipefd[0], hex);
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return errno;
+	if (!err && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		err = WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
+		      ENOENT : EIO;
+	return err;
+}
+
+/* A module's name from its file: "kernel/fs/minix/minix.ko.xz" -> minix. */
+static void module_name(const char *path, char *name, size_t size)
+{
+	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t i;
+
+	snprintf(name, size, "%s", b);
+	name[strcspn(name, ".")] = '\0';
+	for (i = 0; name[i]; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+}
+
+struct pin {
+	int added, listed, failed;
+};
+
+/* Write one entry; an entry already listed counts as done. */
+static int pin_digest(const struct state *st, const char *hex,
+		      const char *name, struct pin *p)
+{
+	char text[160];
+	int err;
+
+	snprintf(text, sizeof(text), "sha256:%s%s%s\n", hex, name[0] ? " " : "",
+		 name);
+	err = write_text(MODULES_FILE, text);
+	if (!err) {
+		p->added++;
+		return EXIT_OK;
+	}
+	if (err == EEXIST) {
+		p->listed++;
+		return EXIT_OK;
+	}
+	if (err == EPERM || err == EACCES) {
+		if (geteuid())
+			return not_root("listing modules");
+		if (st->level > 0) {
+			error("the list of modules is frozen: the level is already %d; %s",
+			      st->level, "list modules at level 0, before raising it");
+			return EXIT_REFUSED;
+		}
+		return not_root("listing modules");
+	}
+	if (err == ENOSPC) {
+		error("the list of modules is full");
+		return EXIT_REFUSED;
+	}
+	if (err == ENOENT) {
+		error("this kernel's seclvl has no list of modules (%s)",
+		      MODULES_FILE);
+		return EXIT_UNAVAILABLE;
+	}
+	error("cannot write %s: %s", MODULES_FILE, strerror(err));
+	return EXIT_IO;
+}
+
+/* Both digests of a module file; a file it cannot read is reported. */
+static int pin_file(const struct state *st, const char *path, struct pin *p)
+{
+	char hex[SHA256_HEX + 1], name[64];
+	const char *tool = decompressor(path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err, ret;
+
+	module_name(path, name, sizeof(name));
+	if (fd < 0) {
+		error("cannot read %s: %s", path, strerror(errno));
+		p->failed++;
+		return EXIT_OK;
+	}
+	err = digest_fd(fd, hex);
+	close(fd);
+	if (err) {
+		error("cannot read %s: %s", path, strerror(err));
+		p->failed++;
+		return EXIT_OK;
+	}
+	ret = pin_digest(st, hex, name, p);
+	if (ret || !tool)
+		return ret;
+	err = digest_decompressed(path, tool, hex);
+	if (err) {
+		error("cannot decompress %s with %s: %s; %s", path, tool,
+		      err == ENOENT ? "not installed" : strerror(err),
+		      "only its file's digest is listed");
+		p->failed++;
+		return EXIT_OK;
+	}
+	return pin_digest(st, hex, name, p);
+}
+
+static const struct state *walk_state;
+static struct pin *walk_pin;
+static int walk_ret;
+
+static int pin_walked(const char *path, const struct stat *sb, int type,
+		      struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type != FTW_F || !is_module_file(path))
+		return 0;
+	walk_ret = pin_file(walk_state, path, walk_pin);
+	return walk_ret ? 1 : 0;
+}
+
+static void modules_dir(char *dir, size_t size)
+{
+	struct utsname u;
+
+	uname(&u);
+	snprintf(dir, size, "/lib/modules/%s", u.release);
+}
+
+/* --loaded: the file of each module in /proc/modules, from modules.dep. */
+static int pin_loaded(const struct state *st, struct pin *p)
+{
+	char dir[PATH_MAX], dep[PATH_MAX + 32], line[PATH_MAX], name[64];
+	char path[2 * PATH_MAX + 2];
+	static char loaded[4096][64];
+	int nr = 0, i, ret = EXIT_OK;
+	bool *found;
+	FILE *f = fopen("/proc/modules", "re");
+
+	if (!f) {
+		error("cannot read /proc/modules: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	while (nr < 4096 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s", loaded[nr]) == 1)
+			nr++;
+	fclose(f);
+	found = calloc(nr ? nr : 1, sizeof(*found));
+	if (!found)
+		return EXIT_IO;
+	modules_dir(dir, sizeof(dir));
+	snprintf(dep, sizeof(dep), "%s/modules.dep", dir);
+	f = fopen(dep, "re");
+	if (!f) {
+		error("cannot read %s: %s (run depmod)", dep, strerror(errno));
+		free(found);
+		return EXIT_IO;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, ":")] = '\0';
+		module_name(line, name, sizeof(name));
+		for (i = 0; i < nr; i++) {
+			if (found[i] || strcmp(loaded[i], name))
+				continue;
+			found[i] = true;
+			snprintf(path, sizeof(path), "%s/%s", dir, line);
+			ret = pin_file(st, path, p);
+			break;
+		}
+	}
+	fclose(f);
+	for (i = 0; !ret && i < nr; i++)
+		if (!found[i]) {
+			error("%s is loaded but not in %s: list its file by name",
+			      loaded[i], dep);
+			p->failed++;
+		}
+	free(found);
+	return ret;
+}
+
+/* An empty line empties the list. */
+static int clear_modules(const struct state *st)
+{
+	int err = write_text(MODULES_FILE, "\n");
+
+	if (!err)
+		return EXIT_OK;
+	if (err == EPERM || err == EACCES) {
+		if (geteuid())
+			return not_root("emptying the list of modules");
+		error("the list of modules is frozen: the level is already %d",
+		      st->level);
+		return EXIT_REFUSED;
+	}
+	error("cannot write %s: %s", MODULES_FILE, strerror(err));
+	return err == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
+}
+
+static int show_modules(const struct state *st, bool json)
+{
+	char line[256], hex[SHA256_HEX + 8], name[64];
+	long loads;
+	int n = 0;
+	FILE *f;
+
+	if (st->bpf) {
+		error("the BPF backend takes no list of modules: %s",
+		      "from level 1 it refuses every module load");
+		return EXIT_UNAVAILABLE;
+	}
+	f = fopen(MODULES_FILE, "re");
+	if (!f) {
+		error("cannot read %s: %s", MODULES_FILE, strerror(errno));
+		return errno == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
+	}
+	if (json)
+		printf("{\"modules\": [");
+	else
+		printf("%-71s %-24s %s\n", "digest", "name", "loads");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%71s %63s %ld", hex, name, &loads) != 3)
+			continue;
+		if (json) {
+			printf("%s{\"digest\": ", n ? ", " : "");
+			json_string(hex);
+			printf(", \"name\": ");
+			if (strcmp(name, "-"))
+				json_string(name);
+			else
+				printf("null");
+			printf(", \"loads\": %ld}", loads);
+		} else {
+			printf("%-71s %-24s %ld\n", hex, name, loads);
+		}
+		n++;
+	}
+	fclose(f);
+	if (json)
+		printf("]}\n");
+	else if (!n)
+		printf("(none: while modules applies, every module load is refused)\n");
+	return EXIT_OK;
+}
+
+static int pin_done(const struct pin *p, int ret)
+{
+	if (ret)
+		return ret;
+	printf("%d added, %d already listed%s\n", p->added, p->listed,
+	       p->failed ? ", some not (see above)" : "");
+	return p->failed ? EXIT_REFUSED : EXIT_OK;
+}
+
+/* seclvlctl modules [--json] | pin (--loaded | --all | FILE...) | clear */
+static int cmd_modules(const struct state *st, int argc, char **argv)
+{
+	struct pin p = { 0 };
+	char dir[PATH_MAX];
+	int i, ret = EXIT_OK;
+
+	if (argc == 0 || (argc == 1 && !strcmp(argv[0], "--json")))
+		return show_modules(st, argc == 1);
+	if (st->bpf) {
+		error("the BPF backend takes no list of modules: %s",
+		      "from level 1 it refuses every module load");
+		return EXIT_UNAVAILABLE;
+	}
+	if (argc == 1 && !strcmp(argv[0], "clear"))
+		return clear_modules(st);
+	if (strcmp(argv[0], "pin") || argc < 2) {
+		error("usage: modules [--json] | modules pin %s | modules clear",
+		      "--loaded | --all | FILE...");
+		return EXIT_USAGE;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--loaded"))
+		return pin_done(&p, pin_loaded(st, &p));
+	if (argc == 2 && !strcmp(argv[1], "--all")) {
+		modules_dir(dir, sizeof(dir));
+		walk_state = st;
+		walk_pin = &p;
+		walk_ret = EXIT_OK;
+		if (nftw(dir, pin_walked, 16, FTW_PHYS) < 0) {
+			error("cannot read %s: %s", dir, strerror(errno));
+			return EXIT_IO;
+		}
+		return pin_done(&p, walk_ret);
+	}
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] == '-' || !is_module_file(argv[i])) {
+			error("'%s' is not a module file (*.ko, *.ko.xz, *.ko.zst, *.ko.gz)",
+			      argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	for (i = 1; !ret && i < argc; i++)
+		ret = pin_file(st, argv[i], &p);
+	return pin_done(&p, ret);
+}
+
 struct conf {
 	int level;
 	struct { char name[64], value[8]; } policy[MAX_RULES];
 	int nr_policy;
 	char escape[4096];
 	bool has_escape;
+	char modules[MAX_MODULE_LINES][4096];	/* sha256:HEX or a file */
+	int nr_modules;
 };
+
+static bool is_digest(const char *s)
+{
+	size_t i;
+
+	if (strncmp(s, "sha256:", 7) || strlen(s) != 7 + SHA256_HEX)
+		return false;
+	for (i = 7; s[i]; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]))
+			return false;
+	return true;
+}
 
 static int find_rule(const struct state *st, const char *name)
 {
@@ -485,9 +874,22 @@ static int conf_line(const struct state *st, struct conf *c, char *line,
 		}
 		snprintf(c->escape, sizeof(c->escape), "%s", a);
 		c->has_escape = true;
+	} else if (!strcmp(kw, "module") && fields == 2) {
+		if (c->nr_modules == MAX_MODULE_LINES) {
+			error("%s: more than %d 'module' lines", where,
+			      MAX_MODULE_LINES);
+			return EXIT_USAGE;
+		}
+		if (!is_digest(a) &&
+		    (a[0] != '/' || !is_module_file(a) || access(a, R_OK))) {
+			error("%s: 'module %s': expected sha256:<64 hex digits> or %s",
+			      where, a, "the absolute path of a readable module file");
+			return EXIT_USAGE;
+		}
+		snprintf(c->modules[c->nr_modules++], 4096, "%s", a);
 	} else {
-		error("%s: expected 'level N', 'policy NAME 1|2|off' or 'escape PATH'",
-		      where);
+		error("%s: expected 'level N', 'policy NAME 1|2|off', %s",
+		      where, "'escape PATH' or 'module FILE|sha256:HEX'");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -507,6 +909,7 @@ static int read_conf(const struct state *st, const char *path,
 	c->level = -2;
 	c->nr_policy = 0;
 	c->has_escape = false;
+	c->nr_modules = 0;
 	while (!ret && fgets(line, sizeof(line), f)) {
 		snprintf(where, sizeof(where), "%s:%d", path, ++n);
 		if (c->nr_policy == MAX_RULES) {
@@ -522,6 +925,50 @@ static int read_conf(const struct state *st, const char *path,
 		ret = EXIT_USAGE;
 	}
 	return ret;
+}
+
+/* Whether @hex is on the kernel's list. */
+static bool listed(const char *hex)
+{
+	char line[256];
+	bool ret = false;
+	FILE *f = fopen(MODULES_FILE, "re");
+
+	while (f && !ret && fgets(line, sizeof(line), f))
+		ret = !strncasecmp(line + 7, hex, SHA256_HEX);
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/* Above level 0 a file passes only if its modules are listed already. */
+static int modules_in_force(const struct state *st, const struct conf *c)
+{
+	char hex[SHA256_HEX + 1];
+	int i, fd, err;
+
+	for (i = 0; i < c->nr_modules; i++) {
+		const char *m = c->modules[i];
+
+		if (is_digest(m)) {
+			snprintf(hex, sizeof(hex), "%s", m + 7);
+		} else {
+			fd = open(m, O_RDONLY | O_CLOEXEC);
+			err = fd < 0 ? errno : digest_fd(fd, hex);
+			if (fd >= 0)
+				close(fd);
+			if (err) {
+				error("cannot read %s: %s", m, strerror(err));
+				return EXIT_IO;
+			}
+		}
+		if (!listed(hex)) {
+			error("the level is already %d: 'module %s' can no longer be applied",
+			      st->level, m);
+			return EXIT_REFUSED;
+		}
+	}
+	return EXIT_OK;
 }
 
 /*
@@ -560,6 +1007,16 @@ static int cmd_apply(const struct state *st, const char *path)
 		      path);
 		return EXIT_REFUSED;
 	}
+	if (st->bpf && c.nr_modules) {
+		error("the BPF backend takes no list of modules: remove 'module' from %s",
+		      path);
+		return EXIT_REFUSED;
+	}
+	if (st->level > 0 && c.nr_modules) {
+		ret = modules_in_force(st, &c);
+		if (ret)
+			return ret;
+	}
 	if (st->level > 0 && c.has_escape && strcmp(st->escape, c.escape)) {
 		error("the level is already %d: 'escape %s' can no longer be applied",
 		      st->level, c.escape);
@@ -577,6 +1034,17 @@ static int cmd_apply(const struct state *st, const char *path)
 	}
 	if (st->level <= 0 && c.has_escape) {
 		ret = cmd_escape(st, c.escape);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; st->level <= 0 && i < c.nr_modules; i++) {
+		struct pin p = { 0 };
+
+		ret = is_digest(c.modules[i]) ?
+		      pin_digest(st, c.modules[i] + 7, "", &p) :
+		      pin_file(st, c.modules[i], &p);
+		if (!ret && p.failed)
+			ret = EXIT_REFUSED;
 		if (ret)
 			return ret;
 	}
@@ -1181,14 +1649,18 @@ static void print_usage(FILE *out)
 		"       %s raise LEVEL               raise the secure level (-1, 0, 1 or 2)\n"
 		"       %s policy NAME LEVEL|off     change one restriction (only at level 0)\n"
 		"       %s escape PATH|--clear       set or clear the emergency escape (only at level 0)\n"
-		"       %s apply [FILE]              apply /etc/seclvl.conf (or FILE): policy, escape, level\n"
+		"       %s apply [FILE]              apply /etc/seclvl.conf (or FILE): policy, escape, modules, level\n"
+		"       %s modules [--json]          the module images loads are allowed for, by SHA-256\n"
+		"       %s modules pin --loaded|--all|FILE...\n"
+		"                                           list the images of loaded, installed or given modules\n"
+		"       %s modules clear             empty that list (only at level 0)\n"
 		"       %s check [LEVEL] [--config FILE] [--json]\n"
 		"                                           what raising to LEVEL (1 or 2) would refuse here\n"
 		"       %s --help\n"
 		"exit: 0 done, 1 refused by the kernel (check: something found),\n"
 		"      2 bad usage or value, 3 seclvl not active, 4 other error.\n"
 		"      See seclvlctl(8).\n",
-		prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 int main(int argc, char **argv)
@@ -1224,6 +1696,8 @@ int main(int argc, char **argv)
 		return cmd_policy(&st, argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "escape"))
 		return cmd_escape(&st, argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "modules"))
+		return cmd_modules(&st, argc - 2, argv + 2);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "apply"))
 		return cmd_apply(&st, argc == 3 ? argv[2] : "/etc/seclvl.conf");
 	error("unknown command or wrong number of arguments");

@@ -120,6 +120,7 @@ run_suites() {
 	run_selftest seclvl/interface_test
 	run_selftest seclvl/restrictions_test
 	run_selftest seclvl/bypass_test
+	run_selftest seclvl/modules_test
 	[ "$LEVEL_FILE" = "$SECLVL/level" ] || run_selftest seclvl/bpf_test
 }
 

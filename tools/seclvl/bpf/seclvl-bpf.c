@@ -438,6 +438,12 @@ static int read_config(const char *path, int *rule_level)
 		n++;
 		line[strcspn(line, "#\n")] = '\0';
 		fields = sscanf(line, "%15s %63s %15s %1s", kw, name, value, extra);
+		if (fields > 0 && !strcmp(kw, "module")) {
+			error("%s:%d: the BPF backend takes no list of modules %s",
+			      path, n, "(from level 1 it refuses every load)");
+			ret = -1;
+			break;
+		}
 		if (fields <= 0 || strcmp(kw, "policy"))
 			continue;
 		if (fields != 3) {

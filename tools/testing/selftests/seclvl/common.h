@@ -102,6 +102,21 @@ static inline int level_from(const char *path)
 	return atoi(buf);
 }
 
+/*
+ * Whether the in-tree LSM has a list of module images: then a module load
+ * is judged by its image, and autoloads are let through.
+ */
+static inline bool modules_listed(void)
+{
+	char c;
+	int fd = open(SECLVL_DIR "/modules", O_RDONLY | O_CLOEXEC);
+	bool listed = fd >= 0 && read(fd, &c, 1) == 1;
+
+	if (fd >= 0)
+		close(fd);
+	return listed;
+}
+
 /* Whether the BPF backend enforces the levels here, not the in-tree LSM. */
 static inline bool bpf_backend(void)
 {

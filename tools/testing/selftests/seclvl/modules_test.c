@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * seclvl selftests: the list of module images
+ *
+ * While the modules restriction applies, a module loads exactly when the
+ * SHA-256 of its image is on /sys/kernel/security/seclvl/modules.  The
+ * "modules" scenario lists seclvl_test_list_{finit,init,modified,autoload}
+ * at level 0 (then changes the file of "modified") and raises the level;
+ * at other levels these tests check the file and that nothing changed.
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#define _GNU_SOURCE
+#include "common.h"
+
+#include <sys/mount.h>
+
+#define MODULES_FILE SECLVL_DIR "/modules"
+#define MOD_DIR "/lib/seclvl"
+#define LISTED(m) "seclvl_test_list_" m
+/* The kernel asks for fs-seclvltestfs; the scenario's modprobe loads it. */
+#define AUTOLOAD_FS "seclvltestfs"
+
+static bool module_loaded(const char *name)
+{
+	char line[256];
+	size_t len = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/proc/modules", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, len) && line[len] == ' ';
+	fclose(f);
+	return found;
+}
+
+/* The line of the list that names @name, or "" if none does. */
+static void list_entry(const char *name, char *line, size_t size)
+{
+	FILE *f = fopen(MODULES_FILE, "re");
+	char d[80], n[64];
+	long loads;
+
+	line[0] = '\0';
+	while (f && fgets(line, size, f)) {
+		if (sscanf(line, "%79s %63s %ld", d, n, &loads) == 3 &&
+		    !strcmp(n, name))
+			break;
+		line[0] = '\0';
+	}
+	if (f)
+		fclose(f);
+}
+
+static long loads_of(const char *name)
+{
+	char line[256], d[80], n[64];
+	long loads = -1;
+
+	list_entry(name, line, sizeof(line));
+	if (line[0])
+		sscanf(line, "%79s %63s %ld", d, n, &loads);
+	return loads;
+}
+
+/* Whether the scenario listed the test modules before the raise. */
+static bool prepared(void)
+{
+	return loads_of(LISTED("finit")) >= 0;
+}
+
+static int finit(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, err;
+
+	if (fd < 0)
+		return -2;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
+}
+
+/*
+ * A load of a test module from @path: it works if the list has its image,
+ * or nothing is refused; else it is refused, counted and logged with the
+ * image's digest.
+ */
+static void check_load(struct __test_metadata *const _metadata,
+		       const char *name, const char *path, bool listed,
+		       bool use_init_module)
+{
+	static char image[1 << 20];
+	long before = denials("modules"), loads = loads_of(name);
+	bool refuse = refused("modules") && !listed;
+	ssize_t len = 0;
+	int ret, fd;
+
+	ASSERT_FALSE(module_loaded(name));
+	if (use_init_module) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		len = read(fd, image, sizeof(image));
+		close(fd);
+		ASSERT_LT(0, len);
+		ret = syscall(SYS_init_module, image, len, "");
+	} else {
+		ret = finit(path);
+		ASSERT_NE(-2, ret);
+	}
+	if (refuse) {
+		EXPECT_EQ(-1, ret);
+		EXPECT_EQ(EPERM, errno);
+		EXPECT_LE(before + 1, denials("modules"));
+	} else {
+		EXPECT_EQ(0, ret) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(before, denials("modules"));
+	}
+	EXPECT_EQ(!refuse, module_loaded(name));
+	/* Counted only when the list decided. */
+	if (refused("modules") && listed)
+		EXPECT_EQ(loads + 1, loads_of(name));
+	/* Below the restriction's level it may go again. */
+	if (!ret && !refused("modules"))
+		EXPECT_EQ(0, syscall(SYS_delete_module, name, O_NONBLOCK));
+}
+
+TEST(file_mode)
+{
+	struct stat sb;
+
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	ASSERT_EQ(0, stat(MODULES_FILE, &sb));
+	EXPECT_EQ(0644, sb.st_mode & 07777);
+}
+
+TEST(listed_finit_module)
+{
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	check_load(_metadata, LISTED("finit"), MOD_DIR "/" LISTED("finit") ".ko",
+		   prepared(), false);
+}
+
+TEST(listed_init_module)
+{
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	check_load(_metadata, LISTED("init"), MOD_DIR "/" LISTED("init") ".ko",
+		   prepared(), true);
+}
+
+TEST(unlisted)
+{
+	char msg[128];
+
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	check_load(_metadata, LISTED("unlisted"),
+		   MOD_DIR "/" LISTED("unlisted") ".ko", false, false);
+	/* The log names the digest, for an administrator to list it. */
+	if (refused("modules") && prepared()) {
+		snprintf(msg, sizeof(msg),
+			 "dmesg | grep -q 'denied modules at level .*%s.ko, sha256:[0-9a-f]\\{64\\}, not listed'",
+			 LISTED("unlisted"));
+		EXPECT_EQ(0, system(msg));
+	}
+}
+
+/* The scenario changed the file after listing it: judged by its bytes. */
+TEST(modified_after_listing)
+{
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	if (!prepared())
+		SKIP(return, "the modules scenario lists and changes the file");
+	check_load(_metadata, LISTED("modified"),
+		   MOD_DIR "/" LISTED("modified") ".ko", false, false);
+}
+
+/* An autoload is let through with a list; the load it leads to is judged. */
+TEST(autoload_listed)
+{
+	long before = denials("modules");
+
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	if (!prepared())
+		SKIP(return, "the modules scenario sets a modprobe for the test");
+	ASSERT_FALSE(module_loaded(LISTED("autoload")));
+	EXPECT_EQ(-1, mount("none", "/mnt", AUTOLOAD_FS, MS_NOSUID, NULL));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_TRUE(module_loaded(LISTED("autoload")));
+	EXPECT_EQ(before, denials("modules"));
+}
+
+/* Unloading stays refused: the list is of what may come in. */
+TEST(unload_refused)
+{
+	long before = denials("modules");
+	int ret;
+
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	if (!prepared() || !refused("modules"))
+		SKIP(return, "needs the list and the restriction in force");
+	ASSERT_TRUE(module_loaded("seclvl_test_unload"));
+	ret = syscall(SYS_delete_module, "seclvl_test_unload", O_NONBLOCK);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_LE(before + 1, denials("modules"));
+	EXPECT_TRUE(module_loaded("seclvl_test_unload"));
+}
+
+#define DIGEST_A "sha256:5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed"
+
+/*
+ * Writes: one entry per write; a bad line changes nothing; from level 1
+ * nothing changes at all.  At level <= 0 the list is left as it was.
+ */
+TEST(writes)
+{
+	static const char *const bad[] = {
+		"sha256:\n", "sha256:5eed\n", "md5:" DIGEST_A "\n",
+		DIGEST_A "x\n", DIGEST_A " a b\n", DIGEST_A " a/b\n",
+		DIGEST_A "\nx\n", "nonsense\n",
+	};
+	char before[1 << 16], now[1 << 16];
+	bool frozen = current_level() > 0;
+	size_t i;
+
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	ASSERT_LE(0, read_file(MODULES_FILE, before, sizeof(before)));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_EQ(frozen ? EPERM : EINVAL, write_str(MODULES_FILE, bad[i]))
+			TH_LOG("bad line %zu", i);
+	ASSERT_LE(0, read_file(MODULES_FILE, now, sizeof(now)));
+	EXPECT_STREQ(before, now);
+
+	if (frozen) {
+		EXPECT_EQ(EPERM, write_str(MODULES_FILE, DIGEST_A " x\n"));
+		EXPECT_EQ(EPERM, write_str(MODULES_FILE, "\n"));
+		ASSERT_LE(0, read_file(MODULES_FILE, now, sizeof(now)));
+		EXPECT_STREQ(before, now);
+		return;
+	}
+	ASSERT_STREQ("", before) TH_LOG("at level <= 0 the list starts empty");
+	EXPECT_EQ(0, write_str(MODULES_FILE, DIGEST_A " seed\n"));
+	EXPECT_EQ(EEXIST, write_str(MODULES_FILE, DIGEST_A " again\n"));
+	ASSERT_LE(0, read_file(MODULES_FILE, now, sizeof(now)));
+	EXPECT_STREQ(DIGEST_A " seed 0\n", now);
+	EXPECT_EQ(0, write_str(MODULES_FILE, "\n"));
+	ASSERT_LE(0, read_file(MODULES_FILE, now, sizeof(now)));
+	EXPECT_STREQ("", now);
+}
+
+TEST(write_without_cap_sys_admin)
+{
+	int status;
+	pid_t child;
+
+	if (lsm_only(_metadata, "a list of module images"))
+		return;
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		if (drop_effective_cap(CAP_SYS_ADMIN))
+			_exit(2);
+		_exit(write_str(MODULES_FILE, DIGEST_A "\n") == EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
