@@ -102,6 +102,22 @@ static inline int level_from(const char *path)
 	return atoi(buf);
 }
 
+/* Whether a module called @name is loaded. */
+static inline bool module_loaded(const char *name)
+{
+	char line[256];
+	size_t len = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/proc/modules", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, len) && line[len] == ' ';
+	fclose(f);
+	return found;
+}
+
 /*
  * Whether the in-tree LSM has a list of module images: then a module load
  * is judged by its image, and autoloads are let through.

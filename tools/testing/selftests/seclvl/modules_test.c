@@ -22,21 +22,6 @@
 /* The kernel asks for fs-seclvltestfs; the scenario's modprobe loads it. */
 #define AUTOLOAD_FS "seclvltestfs"
 
-static bool module_loaded(const char *name)
-{
-	char line[256];
-	size_t len = strlen(name);
-	bool found = false;
-	FILE *f = fopen("/proc/modules", "re");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, name, len) && line[len] == ' ';
-	fclose(f);
-	return found;
-}
-
 /* The line of the list that names @name, or "" if none does. */
 static void list_entry(const char *name, char *line, size_t size)
 {

@@ -460,21 +460,6 @@ TEST_F(setuid, drop_to_nobody)
 
 /* Modules. */
 
-static bool module_loaded(const char *name)
-{
-	char line[256];
-	size_t len = strlen(name);
-	bool found = false;
-	FILE *f = fopen("/proc/modules", "re");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, name, len) && line[len] == ' ';
-	fclose(f);
-	return found;
-}
-
 static int load_module(const char *name)
 {
 	char path[128];
