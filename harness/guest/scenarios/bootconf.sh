@@ -17,7 +17,7 @@ echo '#!/bin/sh' > /tmp/escape && chmod 0755 /tmp/escape
 echo '#!/bin/sh' > /tmp/escape-gw && chmod 0775 /tmp/escape-gw
 conf "policy setuid off" "frobnicate 1" "level 1"
 expect_exit 2 $init start
-err_has "/etc/seclvl.conf:2: expected 'level N', 'policy NAME 1|2|off' or 'escape PATH'"
+err_has "/etc/seclvl.conf:2: expected 'level N', 'policy NAME 1|2|off', 'escape PATH' or 'module FILE|sha256:HEX'"
 unchanged
 conf "policy setuid off" "policy nosuch 1" "level 1"
 expect_exit 2 $init start
