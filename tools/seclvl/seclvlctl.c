@@ -685,19 +685,13 @@ static int clear_modules(const struct state *st)
 	return err == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
 }
 
-static int show_modules(const struct state *st, bool json)
+static int show_modules(bool json)
 {
 	char line[256], hex[SHA256_HEX + 8], name[64];
 	long loads;
 	int n = 0;
-	FILE *f;
+	FILE *f = fopen(MODULES_FILE, "re");
 
-	if (st->bpf) {
-		error("the BPF backend takes no list of modules: %s",
-		      "from level 1 it refuses every module load");
-		return EXIT_UNAVAILABLE;
-	}
-	f = fopen(MODULES_FILE, "re");
 	if (!f) {
 		error("cannot read %s: %s", MODULES_FILE, strerror(errno));
 		return errno == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
@@ -747,13 +741,13 @@ static int cmd_modules(const struct state *st, int argc, char **argv)
 	char dir[PATH_MAX];
 	int i, ret = EXIT_OK;
 
-	if (argc == 0 || (argc == 1 && !strcmp(argv[0], "--json")))
-		return show_modules(st, argc == 1);
 	if (st->bpf) {
 		error("the BPF backend takes no list of modules: %s",
 		      "from level 1 it refuses every module load");
 		return EXIT_UNAVAILABLE;
 	}
+	if (argc == 0 || (argc == 1 && !strcmp(argv[0], "--json")))
+		return show_modules(argc == 1);
 	if (argc == 1 && !strcmp(argv[0], "clear"))
 		return clear_modules(st);
 	if (strcmp(argv[0], "pin") || argc < 2) {

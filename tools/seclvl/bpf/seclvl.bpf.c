@@ -684,11 +684,11 @@ static __always_inline int seclvl_check_loop_backing(int level)
  * As the LSM's seclvl_check_change(): a set-id program's content, or a
  * loop device's backing file.  Called for regular files only.
  */
-static __always_inline int seclvl_check_change(struct inode *inode,
+static __always_inline int seclvl_check_change(umode_t mode,
 					       struct address_space *mapping,
 					       int level)
 {
-	if (seclvl_setid_effective(inode->i_mode) &&
+	if (seclvl_setid_effective(mode) &&
 	    seclvl_enforced(SECLVL_SETID_BITS, level))
 		return seclvl_refuse(SECLVL_SETID_BITS);
 	if (seclvl_backs_loop(mapping))
@@ -800,7 +800,7 @@ static __always_inline int seclvl_check_write(struct file *file, int level)
 	}
 	if (!seclvl_is_reg(inode))
 		return 0;
-	err = seclvl_check_change(inode, file->f_mapping, level);
+	err = seclvl_check_change(inode->i_mode, file->f_mapping, level);
 	if (err)
 		return err;
 	magic = inode->i_sb->s_magic;
@@ -1119,10 +1119,9 @@ struct seclvl_xfs_swapext {
 };
 
 /*
- * A write to the regular file at @fd, if there is one: as
- * seclvl_check_change(), all a write to a regular file of a disk
- * filesystem is judged by (the pointer is not trusted, read it field by
- * field).
+ * A write to the regular file at @fd, if there is one: all a write to a
+ * regular file of a disk filesystem is judged by.  The pointer is not
+ * trusted: read it field by field.
  */
 static __always_inline int seclvl_check_fd_write(unsigned int fd, int level)
 {
@@ -1134,12 +1133,7 @@ static __always_inline int seclvl_check_fd_write(unsigned int fd, int level)
 	mode = BPF_CORE_READ(file, f_inode, i_mode);
 	if ((mode & S_IFMT) != S_IFREG)
 		return 0;
-	if (seclvl_setid_effective(mode) &&
-	    seclvl_enforced(SECLVL_SETID_BITS, level))
-		return seclvl_refuse(SECLVL_SETID_BITS);
-	if (seclvl_backs_loop(BPF_CORE_READ(file, f_mapping)))
-		return seclvl_check_loop_backing(level);
-	return 0;
+	return seclvl_check_change(mode, BPF_CORE_READ(file, f_mapping), level);
 }
 
 /* An argument that names the files cannot be read here: any of them. */
@@ -1294,7 +1288,7 @@ int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
 	if (level <= 0)
 		return 0;
 	if ((attr->ia_valid & ATTR_SIZE) && inode && seclvl_is_reg(inode)) {
-		int err = seclvl_check_change(inode, inode->i_mapping, level);
+		int err = seclvl_check_change(inode->i_mode, inode->i_mapping, level);
 
 		if (err)
 			return err;

@@ -102,6 +102,20 @@ static inline int level_from(const char *path)
 	return atoi(buf);
 }
 
+/* finit_module(2) of the file at @path: -2 if it cannot be opened. */
+static inline int finit_module_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, err;
+
+	if (fd < 0)
+		return -2;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
+}
+
 /* Whether a module called @name is loaded. */
 static inline bool module_loaded(const char *name)
 {

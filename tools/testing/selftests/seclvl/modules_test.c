@@ -57,19 +57,6 @@ static bool prepared(void)
 	return loads_of(LISTED("finit")) >= 0;
 }
 
-static int finit(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, err;
-
-	if (fd < 0)
-		return -2;
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	err = errno;
-	close(fd);
-	errno = err;
-	return ret;
-}
-
 /*
  * A load of a test module from @path: it works if the list has its image,
  * or nothing is refused; else it is refused, counted and logged with the
@@ -94,7 +81,7 @@ static void check_load(struct __test_metadata *const _metadata,
 		ASSERT_LT(0, len);
 		ret = syscall(SYS_init_module, image, len, "");
 	} else {
-		ret = finit(path);
+		ret = finit_module_path(path);
 		ASSERT_NE(-2, ret);
 	}
 	if (refuse) {

@@ -463,17 +463,9 @@ TEST_F(setuid, drop_to_nobody)
 static int load_module(const char *name)
 {
 	char path[128];
-	int fd, ret, err;
 
 	snprintf(path, sizeof(path), MOD_DIR "/%s.ko", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -2;
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	err = errno;
-	close(fd);
-	errno = err;
-	return ret;
+	return finit_module_path(path);
 }
 
 TEST(modules_finit_module)
