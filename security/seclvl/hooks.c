@@ -500,7 +500,7 @@ static int hook_kernel_post_read_file(struct file *file, char *buf,
 	if (!seclvl_modules_listed())
 		return seclvl_refuse(SECLVL_MODULES, level, true,
 				     "module load from %pD", file);
-	return seclvl_check_module(buf, size, file);
+	return seclvl_check_module(buf, size, file, level);
 }
 
 static int hook_kernel_post_load_data(char *buf, loff_t size,
@@ -514,7 +514,7 @@ static int hook_kernel_post_load_data(char *buf, loff_t size,
 	if (!seclvl_modules_listed())
 		return seclvl_refuse(SECLVL_MODULES, level, true,
 				     "module load");
-	return seclvl_check_module(buf, size, NULL);
+	return seclvl_check_module(buf, size, NULL, level);
 }
 
 /*

@@ -226,6 +226,7 @@ int seclvl_show_modules(struct seq_file *m, void *v)
  * @buf: the image, as read from the file or user memory
  * @size: its length
  * @file: the file it was read from, or NULL for init_module(2)
+ * @level: the secure level the caller decided at
  *
  * Called while the modules restriction applies, before the kernel
  * decompresses or parses the image.
@@ -233,11 +234,11 @@ int seclvl_show_modules(struct seq_file *m, void *v)
  * Return: 0 if its SHA-256 is listed, else -EPERM, counted and logged with
  * the digest so that an administrator can list it.
  */
-int seclvl_check_module(const void *buf, size_t size, struct file *file)
+int seclvl_check_module(const void *buf, size_t size, struct file *file,
+			int level)
 {
 	u8 digest[SHA256_DIGEST_SIZE];
 	struct seclvl_module *e;
-	int level = seclvl_current();
 
 	/* sha256() takes an unsigned int; no module image comes near. */
 	if (size > UINT_MAX)
@@ -364,7 +365,7 @@ static void test_listed_image(struct kunit *const test)
 	mutex_unlock(&seclvl_modules_lock);
 	KUNIT_EXPECT_TRUE(test, seclvl_modules_listed());
 
-	KUNIT_EXPECT_EQ(test, 0, seclvl_check_module("abc", 3, NULL));
+	KUNIT_EXPECT_EQ(test, 0, seclvl_check_module("abc", 3, NULL, 1));
 	mutex_lock(&seclvl_modules_lock);
 	e = seclvl_find_module(digest);
 	KUNIT_EXPECT_NOT_NULL(test, e);

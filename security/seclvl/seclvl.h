@@ -175,7 +175,8 @@ bool seclvl_modules_listed(void);
 int seclvl_parse_module(const char *buf, size_t len, u8 *digest, char *name);
 int seclvl_write_module(char *buf, size_t len);
 int seclvl_show_modules(struct seq_file *m, void *v);
-int seclvl_check_module(const void *buf, size_t size, struct file *file);
+int seclvl_check_module(const void *buf, size_t size, struct file *file,
+			int level);
 
 /* escape.c */
 int seclvl_parse_escape(char *buf, size_t len, char **path);
