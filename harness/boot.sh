@@ -52,6 +52,13 @@ done
 # A second virtio disk that nothing uses, to format, partition and bind a
 # loop device to; ext4 so that a test can try to mount it.
 mkfs.ext4 -q -F "$out/spare.img" 8M >/dev/null
+# XFS at its smallest, for its swap of extents: made once (its log alone
+# is 64M), each guest writes to a throwaway overlay (snapshot=on).
+if [ ! -f "$BUILD/xfs.img" ]; then
+	truncate -s 300M "$BUILD/xfs.img.new"
+	mkfs.xfs -q -f "$BUILD/xfs.img.new"
+	mv "$BUILD/xfs.img.new" "$BUILD/xfs.img"
+fi
 
 # SECLVL_ICOUNT=1 (make bench): one vCPU whose clock counts instructions
 # (1 ns each), so the guest times code paths without the host's noise.
@@ -66,6 +73,7 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$smp" "${clock[@]}" -no
       -kernel "$kernel" -initrd "$initrd"
       -drive "file=$disk,if=virtio,format=raw"
       -drive "file=$out/spare.img,if=virtio,format=raw"
+      -drive "file=$BUILD/xfs.img,if=virtio,format=raw,snapshot=on"
       -device virtio-scsi-pci,id=scsi
       -drive "file=$out/scsi.img,if=none,id=sd,format=raw"
       -device scsi-hd,drive=sd,bus=scsi.0

@@ -51,7 +51,7 @@ make -s -C "$TOP/tools/seclvl/bpf" OUTPUT="$STOCK/bpf" BTF="$STOCK/vmlinux"
 # crc7 to load, crc8 to unload.
 say "packing the stock initramfs"
 depmod -b "$img" "$kver"
-mods="crc32c_generic virtio_blk virtio_scsi virtio_net sd_mod sg nvme loop ext4 msr configfs binfmt_misc"
+mods="crc32c_generic virtio_blk virtio_scsi virtio_net sd_mod sg nvme loop ext4 xfs msr configfs null_blk binfmt_misc"
 root=$STOCK/root
 rm -rf "$root"
 cp -a "$GUEST/root" "$root"

@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static ccache gcc make
       libc6-dev bc bison flex libelf-dev libssl-dev cpio kmod e2fsprogs
-      fdisk xz-utils rsync perl patch coreutils util-linux groff-base man-db systemd
+      fdisk xfsprogs xz-utils rsync perl patch coreutils util-linux groff-base man-db systemd
       git python3-ply python3-git python3-docutils
       clang llvm bpftool libbpf-dev zlib1g-dev zstd sparse
       mmdebstrap openssh-client "$@")

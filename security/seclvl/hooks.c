@@ -1145,10 +1145,11 @@ static int hook_file_ioctl(struct file *file, unsigned int cmd,
 	if (seclvl_hook_level() <= 0)
 		return 0;
 	/* debugfs: lockdown asked only at open. */
-	if (S_ISREG(inode->i_mode))
-		return inode->i_sb->s_magic == DEBUGFS_MAGIC ?
-		       seclvl_check_write(file, "ioctl on") :
-		       seclvl_check_swap(file, cmd, arg);
+	if (S_ISREG(inode->i_mode) && inode->i_sb->s_magic == DEBUGFS_MAGIC)
+		return seclvl_check_write(file, "ioctl on");
+	/* XFS swaps the files its argument names, called on any of its own. */
+	if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode))
+		return seclvl_check_swap(file, cmd, arg);
 	if (S_ISCHR(inode->i_mode) && seclvl_is_snapshot(inode->i_rdev))
 		return seclvl_check_snapshot(file, "ioctl on");
 	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&

@@ -67,11 +67,24 @@ prepare() {
 	mkdir -p /mnt/scsi /mnt/nvme
 	check "mount the SCSI and NVMe disks" sh -c \
 		'mount -t ext4 /dev/sda /mnt/scsi && mount -t ext4 /dev/nvme0n1 /mnt/nvme'
+	# XFS (made by the host) for its swap of extents: a set-uid file and
+	# a file of the same size to swap it with.
+	mkdir -p /mnt/xfs
+	check "mount the XFS disk, make a set-uid file on it" sh -c \
+		'mount -t xfs /dev/vdc /mnt/xfs && echo data > /mnt/xfs/suid &&
+		 chmod 4755 /mnt/xfs/suid && echo DATA > /mnt/xfs/other'
 	check "mount a tmpfs without nosuid (for the idmapped mount test)" sh -c \
 		'mkdir -p /run/seclvl/suid-mnt && mount -t tmpfs seclvl-suid /run/seclvl/suid-mnt'
 	check "mount debugfs and configfs" sh -c \
 		'mount -t debugfs -o nosuid debugfs /sys/kernel/debug &&
 		 mount -t configfs -o nosuid configfs /sys/kernel/config'
+	# A zoned disk of four 1 MiB zones, named by its configfs directory,
+	# with a block written in its first zone now, at level 0.
+	check "make a zoned null_blk disk, write its first block" sh -c \
+		'd=/sys/kernel/config/nullb/zoned0 && mkdir $d &&
+		 echo 4 > $d/size && echo 1 > $d/zone_size && echo 1 > $d/zoned &&
+		 echo 1 > $d/memory_backed && echo 1 > $d/power &&
+		 dd if=/dev/urandom of=/dev/zoned0 bs=4096 count=1 oflag=direct conv=notrunc'
 	# binfmt_misc, where the kernel has it (not the small kernel).
 	grep -qw binfmt_misc /proc/filesystems &&
 		mount -t binfmt_misc -o nosuid binfmt_misc /proc/sys/fs/binfmt_misc
@@ -100,18 +113,23 @@ prepare() {
 # old descriptors (common.h, enum held_fd: 3 /dev/mem, 4 a debugfs file,
 # 5 /proc/1/mem, 6 a network sysctl, 7 the ftrace switch or /dev/null,
 # 8 the mounted /dev/vda1 open for writing, 9 a set-uid file, 10 loop4's
-# backing file).
+# backing file, 11 /dev/snapshot for writing or /dev/null, 12 the zoned
+# disk, 13 a set-uid file on XFS).
 hold_descriptors() {
 	ftrace=/proc/sys/kernel/ftrace_enabled
 	[ -e $ftrace ] || ftrace=/dev/null
+	snapshot=/dev/snapshot
+	grep -qw disk /sys/power/state || snapshot=/dev/null
 	sh -c "exec 3<>/dev/mem 4>/sys/kernel/debug/fault_around_bytes \
 		5<>/proc/1/mem 6>/proc/sys/net/ipv4/ip_forward 7>$ftrace \
-		8<>/dev/vda1 9<>/run/seclvl/mmap-suid 10<>/mnt/nvme/loop4.img;
+		8<>/dev/vda1 9<>/run/seclvl/mmap-suid 10<>/mnt/nvme/loop4.img \
+		11>$snapshot 12<>/dev/zoned0 13<>/mnt/xfs/suid;
 		exec sleep 1000000" &
 	echo $! > /run/seclvl/holder.pid
 	sleep 1
 	check "a process holds descriptors opened at level 0" \
-		sh -c 'ls -l /proc/$(cat /run/seclvl/holder.pid)/fd/ | grep -q ip_forward'
+		sh -c 'ls -l /proc/$(cat /run/seclvl/holder.pid)/fd/ | grep -q ip_forward &&
+		       [ -e /proc/$(cat /run/seclvl/holder.pid)/fd/13 ]'
 }
 
 # The selftests each level's scenario runs, with bpf_test under the BPF

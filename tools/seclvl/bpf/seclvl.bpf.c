@@ -1190,10 +1190,11 @@ static __always_inline int seclvl_ioctl(struct file *file, unsigned int cmd,
 
 	if (level <= 0)
 		return 0;
-	if (seclvl_is_reg(inode))
-		return inode->i_sb->s_magic == DEBUGFS_MAGIC ?
-		       seclvl_check_write(file, level) :
-		       seclvl_check_swap(file, cmd, arg, level);
+	if (seclvl_is_reg(inode) && inode->i_sb->s_magic == DEBUGFS_MAGIC)
+		return seclvl_check_write(file, level);
+	/* XFS swaps the files its argument names, called on any of its own. */
+	if (seclvl_is_reg(inode) || (inode->i_mode & S_IFMT) == S_IFDIR)
+		return seclvl_check_swap(file, cmd, arg, level);
 	if (seclvl_is_chr(inode) && seclvl_is_snapshot(inode->i_rdev))
 		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
 	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&

@@ -22,8 +22,10 @@
 #include <linux/io_uring.h>
 #include <linux/kexec.h>
 #include <linux/blkpg.h>
+#include <linux/blkzoned.h>
 #include <linux/loop.h>
 #include <linux/nvme_ioctl.h>
+#include <linux/suspend_ioctls.h>
 #include <sched.h>
 #include <scsi/sg.h>
 #include <stdint.h>
@@ -32,6 +34,7 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/xattr.h>
 
@@ -103,6 +106,26 @@ TEST(kexec_file_load)
 	EXPECT_EQ(0, number_in(KEXEC_LOADED));
 }
 
+/*
+ * An open of /dev/snapshot, as 0 or -1: the holder keeps it open, so an
+ * open that every check let through ends in EBUSY (the device is taken
+ * after lockdown's check, and seclvl's comes before both).
+ */
+static int snapshot_opened(int fd)
+{
+	if (fd < 0 && errno == EBUSY)
+		return 0;
+	return opened(fd);
+}
+
+static bool is_char_dev(int fd, unsigned int major, unsigned int minor)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+	       major(st.st_rdev) == major && minor(st.st_rdev) == minor;
+}
+
 /* Restoring a hibernation image replaces the kernel's memory. */
 TEST(hibernation_image)
 {
@@ -114,7 +137,8 @@ TEST(hibernation_image)
 	EXPECT_EQ(!refused("lockdown_integrity"), !!strstr(state, "disk"))
 		TH_LOG("/sys/power/state: %s", state);
 	r = REFUSERS("lockdown_integrity");
-	EXPECT_REFUSED_BY(r, opened(open("/dev/snapshot", O_WRONLY | O_CLOEXEC)),
+	EXPECT_REFUSED_BY(r, snapshot_opened(open("/dev/snapshot",
+						  O_WRONLY | O_CLOEXEC)),
 			  EPERM);
 }
 
@@ -655,11 +679,52 @@ TEST(held_debugfs)
 			   "16384\n");
 }
 
+/*
+ * Some debugfs files take ioctls, which reach the kernel as writes do.
+ * This one takes none: where allowed, the command is unknown (ENOTTY).
+ */
+TEST(held_debugfs_ioctl)
+{
+	struct refusers r = REFUSERS("lockdown_integrity");
+	int fd = held_fd(HELD_DEBUGFS);
+	int ret;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ret = ioctl(fd, _IO(0xf5, 0x7f));
+	EXPECT_REFUSED_BY(r, ret && errno == ENOTTY ? 0 : ret, EPERM);
+	close(fd);
+}
+
 /* The initial network namespace's settings, changed by file permission. */
 TEST(held_net_sysctl)
 {
 	check_held_setting(_metadata, HELD_NET_SYSCTL, "net_admin",
 			   "/proc/sys/net/ipv4/ip_forward", "1\n", "0\n");
+}
+
+/*
+ * Through the holder's /dev/snapshot, opened at level 0: a restore image
+ * written in, and the commands that would restore it.  A few bytes go to
+ * the image's header page, which is parsed only when the next page comes.
+ */
+TEST(held_snapshot)
+{
+	int fd = held_fd(HELD_SNAPSHOT);
+	struct refusers r;
+	char size[32];
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	if (!is_char_dev(fd, 10, 231)) {
+		close(fd);
+		SKIP(return, "this kernel cannot hibernate");
+	}
+	check_held_writes(_metadata, "lockdown_integrity", fd, NULL, "x", "y",
+			  1, 0);
+	ASSERT_LT(0, read_file("/sys/power/image_size", size, sizeof(size)));
+	r = REFUSERS("lockdown_integrity");
+	EXPECT_REFUSED_BY(r, ioctl(fd, SNAPSHOT_PREF_IMAGE_SIZE,
+				   strtoul(size, NULL, 10)), EPERM);
+	close(fd);
 }
 
 /* /proc/PID/fd/N opens the file anew: the checks made at open apply. */
@@ -1003,6 +1068,74 @@ TEST(discard_io_uring)
 	errno = -ret;
 	EXPECT_REFUSED_BY(r, ret == -EPERM ? -1 : 0, EPERM);
 	close(fd);
+}
+
+/*
+ * Zone commands, through the zoned disk (null_blk) held from level 0:
+ * nothing has it mounted, so they count as writes to an unused disk.
+ * Zones of 1 MiB; prepare() wrote the first block of the first zone.
+ */
+#define ZONED_DISK "/dev/zoned0"
+#define ZONE_SECTORS 2048
+
+/* The write pointer of the zone at @start, in sectors from @start. */
+static long zone_wp(int fd, __u64 start)
+{
+	struct {
+		struct blk_zone_report rep;
+		struct blk_zone zone;
+	} z = { .rep = { .sector = start, .nr_zones = 1 } };
+
+	if (ioctl(fd, BLKREPORTZONE, &z) || z.rep.nr_zones != 1)
+		return -1;
+	return z.zone.wp - z.zone.start;
+}
+
+/*
+ * @cmd on the zone at @start: refused, the zone is as it was; allowed, its
+ * write pointer is at @want after it, and the zone is reset again.
+ */
+static void check_zone_cmd(struct __test_metadata *const _metadata,
+			   unsigned long cmd, __u64 start, long want)
+{
+	struct blk_zone_range range = { start, ZONE_SECTORS };
+	struct refusers r = bdev_refusers(false);
+	int fd = held_fd(HELD_ZONED);
+	long wp;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	wp = zone_wp(fd, start);
+	ASSERT_LE(0, wp) TH_LOG("%s", strerror(errno));
+	EXPECT_REFUSED_BY(r, ioctl(fd, cmd, &range), EPERM);
+	EXPECT_EQ(first_refuser(&r) ? wp : want, zone_wp(fd, start));
+	if (!first_refuser(&r))
+		EXPECT_EQ(0, ioctl(fd, BLKRESETZONE, &range));
+	close(fd);
+}
+
+TEST(held_zone_reset)
+{
+	int fd;
+
+	/* The block prepare() wrote, written again where writes are allowed. */
+	if (!refused("blockdev_write")) {
+		void *block = aligned_alloc(4096, 4096);
+
+		ASSERT_NE(NULL, block);
+		memset(block, 0x5e, 4096);
+		fd = open(ZONED_DISK, O_RDWR | O_DIRECT | O_CLOEXEC);
+		ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+		if (zone_wp(fd, 0) == 0)
+			ASSERT_EQ(4096, pwrite(fd, block, 4096, 0));
+		close(fd);
+		free(block);
+	}
+	check_zone_cmd(_metadata, BLKRESETZONE, 0, 0);
+}
+
+TEST(held_zone_finish)
+{
+	check_zone_cmd(_metadata, BLKFINISHZONE, ZONE_SECTORS, ZONE_SECTORS);
 }
 
 /* BLKPG moves a partition's blocks under its users. */
@@ -1743,6 +1876,131 @@ TEST(held_backing_move_extents)
 	unlink(path);
 	close(orig);
 	close(donor);
+}
+
+/*
+ * ext4 swaps a file's blocks with its boot loader inode's: the file gets
+ * other content with no write.  Done twice where allowed, which puts the
+ * blocks back.
+ */
+TEST(held_backing_swap_boot)
+{
+	struct refusers r = bdev_refusers(true);
+	int fd = held_fd(HELD_BACKING);
+	char before[8], now[8];
+	struct stat st;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, fstat(fd, &st));
+	ASSERT_EQ(8, pread(fd, before, 8, 0));
+	EXPECT_REFUSED_BY(r, ioctl(fd, EXT4_IOC_SWAP_BOOT), EPERM);
+	if (!first_refuser(&r)) {
+		EXPECT_NE(st.st_size, lseek(fd, 0, SEEK_END));
+		EXPECT_EQ(0, ioctl(fd, EXT4_IOC_SWAP_BOOT));
+	}
+	EXPECT_EQ(st.st_size, lseek(fd, 0, SEEK_END));
+	ASSERT_EQ(8, pread(fd, now, 8, 0));
+	EXPECT_EQ(0, memcmp(before, now, 8));
+	close(fd);
+}
+
+/*
+ * XFS.  Its swap of extents takes both files from its argument and works
+ * on a descriptor of any file or directory of the filesystem; it keeps
+ * set-id bits.  (Its exchange of ranges checks both files as writes, as a
+ * clone does; Debian 12's mkfs.xfs cannot make a filesystem that has it.)
+ */
+#define XFS_DIR "/mnt/xfs"
+#define XFS_SUID XFS_DIR "/suid"
+#define XFS_OTHER XFS_DIR "/other"
+
+/* XFS's own ABI (fs/xfs/libxfs/xfs_fs.h), which no uapi header has. */
+struct xfs_bstime {
+	__kernel_long_t tv_sec;
+	__s32 tv_nsec;
+};
+
+struct xfs_bstat {
+	__u64 bs_ino;
+	__u16 bs_mode, bs_nlink;
+	__u32 bs_uid, bs_gid, bs_rdev;
+	__s32 bs_blksize;
+	__s64 bs_size;
+	struct xfs_bstime bs_atime, bs_mtime, bs_ctime;
+	__s64 bs_blocks;
+	__u32 bs_xflags;
+	__s32 bs_extsize, bs_extents;
+	__u32 bs_gen;
+	__u16 bs_projid_lo, bs_forkoff, bs_projid_hi, bs_sick, bs_checked;
+	unsigned char bs_pad[2];
+	__u32 bs_cowextsize, bs_dmevmask;
+	__u16 bs_dmstate, bs_aextents;
+};
+
+struct xfs_swapext {
+	__s64 sx_version, sx_fdtarget, sx_fdtmp, sx_offset, sx_length;
+	char sx_pad[16];
+	struct xfs_bstat sx_stat;
+};
+
+#define XFS_IOC_SWAPEXT _IOWR('X', 109, struct xfs_swapext)
+
+/* Swap @target's extents with @tmp's through a descriptor of @via. */
+static int xfs_swapext(int via, int target, int tmp)
+{
+	struct xfs_swapext sx = { .sx_fdtarget = target, .sx_fdtmp = tmp };
+	struct stat st;
+
+	if (fsync(target) || fsync(tmp) || fstat(target, &st))
+		return -1;
+	sx.sx_length = st.st_size;
+	sx.sx_stat.bs_mtime.tv_sec = st.st_mtim.tv_sec;
+	sx.sx_stat.bs_mtime.tv_nsec = st.st_mtim.tv_nsec;
+	sx.sx_stat.bs_ctime.tv_sec = st.st_ctim.tv_sec;
+	sx.sx_stat.bs_ctime.tv_nsec = st.st_ctim.tv_nsec;
+	return ioctl(via, XFS_IOC_SWAPEXT, &sx);
+}
+
+/*
+ * The set-uid file, held from level 0, as the target or as the other file,
+ * with the call made on the filesystem's root directory.  Where allowed the
+ * contents swap (and swap back); the bits stay either way.
+ */
+static void check_xfs_swapext(struct __test_metadata *const _metadata,
+			      bool suid_is_target)
+{
+	struct refusers r = REFUSERS("setid_bits");
+	int suid = held_fd(HELD_XFS_SETID);
+	int other = open(XFS_OTHER, O_RDWR | O_CLOEXEC);
+	int dir = open(XFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int target = suid_is_target ? suid : other;
+	int tmp = suid_is_target ? other : suid;
+	char now[8] = "";
+
+	ASSERT_LE(0, suid) TH_LOG("%s", strerror(errno));
+	ASSERT_LE(0, other) TH_LOG("%s", strerror(errno));
+	ASSERT_LE(0, dir) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(5, pread(suid, now, 5, 0));
+	ASSERT_STREQ("data\n", now);
+	EXPECT_REFUSED_BY(r, xfs_swapext(dir, target, tmp), EPERM);
+	ASSERT_EQ(5, pread(suid, now, 5, 0));
+	EXPECT_STREQ(first_refuser(&r) ? "data\n" : "DATA\n", now);
+	if (!first_refuser(&r))
+		EXPECT_EQ(0, xfs_swapext(dir, target, tmp)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(04755, mode_of(XFS_SUID));
+	close(dir);
+	close(other);
+	close(suid);
+}
+
+TEST(xfs_swapext_setid_target)
+{
+	check_xfs_swapext(_metadata, true);
+}
+
+TEST(xfs_swapext_setid_tmp)
+{
+	check_xfs_swapext(_metadata, false);
 }
 
 /*

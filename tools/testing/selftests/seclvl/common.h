@@ -643,6 +643,9 @@ static inline ssize_t write_way(enum write_way way, int fd, const void *buf,
  * scenario starts it; its pid is in HOLDER_PID), by number.  HELD_DISK is
  * the mounted virtio partition, open for writing; HELD_SETID a set-uid
  * file, HELD_BACKING a loop device's backing file on ext4, both open for
+ * reading and writing.  HELD_SNAPSHOT is /dev/snapshot open for writing
+ * (/dev/null where the kernel cannot hibernate), HELD_ZONED a zoned disk
+ * and HELD_XFS_SETID a set-uid file on XFS, both open for
  * reading and writing.
  */
 #define HOLDER_PID PREP_DIR "/holder.pid"
@@ -655,6 +658,9 @@ enum held_fd {
 	HELD_DISK,
 	HELD_SETID,
 	HELD_BACKING,
+	HELD_SNAPSHOT,
+	HELD_ZONED,
+	HELD_XFS_SETID,
 };
 
 /*
