@@ -1065,6 +1065,7 @@ static struct {
 	bool json;
 	int found;
 	char denied[PATH_MAX];	/* the first path we may not read */
+	const struct conf *conf;	/* --config's, or NULL */
 } chk;
 
 static void found(const struct detector *d, const char *what,
@@ -1398,6 +1399,88 @@ static bool fs_listed(const char *known, const char *types)
 	}
 }
 
+/* Whether image @hex is listed, in the kernel or by --config's lines. */
+static bool image_listed(const char *hex)
+{
+	char fhex[SHA256_HEX + 1];
+	int i, fd, err;
+
+	if (listed(hex))
+		return true;
+	for (i = 0; chk.conf && i < chk.conf->nr_modules; i++) {
+		const char *m = chk.conf->modules[i];
+
+		if (is_digest(m)) {
+			if (!strcasecmp(m + 7, hex))
+				return true;
+			continue;
+		}
+		fd = open(m, O_RDONLY | O_CLOEXEC);
+		err = fd < 0 ? errno : digest_fd(fd, fhex);
+		if (fd >= 0)
+			close(fd);
+		if (!err && !strcmp(fhex, hex))
+			return true;
+	}
+	return false;
+}
+
+/* The file of the module that @alias names (modules.alias, modules.dep). */
+static bool alias_file(const char *alias, char *path, size_t size)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 32], line[PATH_MAX];
+	char a[128], name[64] = "", n[64];
+	FILE *f;
+
+	modules_dir(dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/modules.alias", dir);
+	f = fopen(file, "re");
+	while (f && !name[0] && fgets(line, sizeof(line), f))
+		if (sscanf(line, "alias %127s %63s", a, n) == 2 && !strcmp(a, alias))
+			snprintf(name, sizeof(name), "%s", n);
+	if (f)
+		fclose(f);
+	snprintf(file, sizeof(file), "%s/modules.dep", dir);
+	f = name[0] ? fopen(file, "re") : NULL;
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, ":")] = '\0';
+		module_name(line, n, sizeof(n));
+		if (!strcmp(n, name)) {
+			snprintf(path, size, "%s/%s", dir, line);
+			fclose(f);
+			return true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return false;
+}
+
+/*
+ * Whether filesystem @type's module may load at the raised level: its
+ * image, as the file is or decompressed, is on the list of modules.
+ */
+static bool fs_module_listed(const char *type)
+{
+	char alias[80], path[2 * PATH_MAX], hex[SHA256_HEX + 1];
+	const char *tool;
+	int fd, err;
+
+	snprintf(alias, sizeof(alias), "fs-%s", type);
+	if (!alias_file(alias, path, sizeof(path)))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	err = digest_fd(fd, hex);
+	close(fd);
+	if (!err && image_listed(hex))
+		return true;
+	tool = decompressor(path);
+	return tool && !digest_decompressed(path, tool, hex) &&
+	       image_listed(hex);
+}
+
 /* /etc/fstab entries whose filesystem's module is not loaded yet. */
 static void fstab_modules(const struct detector *d)
 {
@@ -1413,7 +1496,8 @@ static void fstab_modules(const struct detector *d)
 		    !strcmp(m->mnt_type, "bind") || !strcmp(m->mnt_type, "auto") ||
 		    has_opt(m->mnt_opts, "bind") || has_opt(m->mnt_opts, "rbind"))
 			continue;
-		if (!fs_listed(known, m->mnt_type))
+		if (!fs_listed(known, m->mnt_type) &&
+		    !fs_module_listed(m->mnt_type))
 			found(d, d->what, "%s (%s)", m->mnt_dir, m->mnt_type);
 	}
 	if (f)
@@ -1537,7 +1621,7 @@ static const struct detector detectors[] = {
 		     "NetworkManager", "wpa_supplicant" },
 	  .what = "renews addresses and routes" },
 	{ .restriction = "modules", .fn = fstab_modules,
-	  .what = "not in /proc/filesystems: a mount after the raise would load its module" },
+	  .what = "module neither loaded nor listed: a mount after the raise would load it" },
 	{ .restriction = "suid_mount", .fn = fstab_suid,
 	  .what = "a mount after the raise is refused: it has no nosuid" },
 	{ .restriction = "mounted_blockdev_write", .fn = loops },
@@ -1605,6 +1689,7 @@ static int cmd_check(int argc, char **argv)
 			snprintf(st.rules[find_rule(&st, c.policy[i].name)].level,
 				 sizeof(st.rules[0].level), "%s", c.policy[i].value);
 		level = c.level;
+		chk.conf = &c;
 	}
 	if (arg)
 		level = atoi(arg);

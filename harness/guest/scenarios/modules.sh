@@ -4,6 +4,23 @@
 # level 1: listed images load, others are refused with their digest.
 prepare
 default_policy
+# --all and --loaded read /lib/modules/RELEASE, which this guest has not:
+# a small one with its own modules.dep.  prepare() loaded seclvl_test_unload.
+d=/lib/modules/$(uname -r)
+mkdir -p $d/extra
+cp /lib/seclvl/seclvl_test_load.ko /lib/seclvl/seclvl_test_unload.ko $d/extra/
+printf 'extra/seclvl_test_load.ko:\nextra/seclvl_test_unload.ko:\n' > $d/modules.dep
+expect_exit 0 seclvlctl modules pin --all
+out_has "2 added, 0 already listed"
+check "  both images, named after their files" sh -c \
+	"grep -q ' seclvl_test_load 0\$' $SECLVL/modules &&
+	 grep -q ' seclvl_test_unload 0\$' $SECLVL/modules"
+expect_exit 0 seclvlctl modules clear
+expect_exit 0 seclvlctl modules pin --loaded
+out_has "1 added, 0 already listed"
+check "  the loaded module's image" grep -q ' seclvl_test_unload 0$' $SECLVL/modules
+expect_exit 0 seclvlctl modules clear
+rm -rf /lib/modules
 # Three by hand, one with seclvlctl (which names it after its file).
 for m in init modified autoload; do
 	f=/lib/seclvl/seclvl_test_list_$m.ko

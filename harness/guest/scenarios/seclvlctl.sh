@@ -69,7 +69,7 @@ setuid                 sshd (pid N): every login changes user IDs (privilege sep
 setuid                 cron (pid N): runs users' jobs under their user IDs
 setuid                 agetty (pid N): every login changes user IDs
 net_admin              dhclient (pid N): renews addresses and routes
-modules                /mnt/old (minix): not in /proc/filesystems: a mount after the raise would load its module
+modules                /mnt/old (minix): module neither loaded nor listed: a mount after the raise would load it
 suid_mount             /mnt/spare (/dev/vdb, noauto): a mount after the raise is refused: it has no nosuid
 mounted_blockdev_write /dev/loop0: writes to /run/seclvl-check/loop.img are refused while it is bound
 setid_bits             1 set-id file (/usr/bin/seclvl-check-suid): package upgrades that replace these files are refused (dpkg)
@@ -115,6 +115,27 @@ out_has "^level 0 refuses nothing$"
 printf 'policy nosuch off\nlevel 1\n' > /tmp/check-bad.conf
 expect_exit 2 seclvlctl check --config /tmp/check-bad.conf
 err_has "/tmp/check-bad.conf:1: no restriction named 'nosuch'"
+# modules: a module whose image is listed may load after the raise.  This
+# guest has no /lib/modules: one whose minix module is a test module.
+d=/lib/modules/$(uname -r)
+mkdir -p $d/kernel
+cp /lib/seclvl/seclvl_test_load.ko $d/kernel/minix.ko
+printf 'kernel/minix.ko:\n' > $d/modules.dep
+printf 'alias fs-minix minix\n' > $d/modules.alias
+expect_exit 0 seclvlctl modules pin $d/kernel/minix.ko
+expect_exit 1 seclvlctl check 1
+check "  and has no modules finding once minix's image is listed" sh -c \
+	'! grep -q "^modules" /tmp/ctl.out'
+expect_exit 0 seclvlctl modules clear
+printf 'module %s\nlevel 1\n' $d/kernel/minix.ko > /tmp/check-minix.conf
+expect_exit 1 seclvlctl check --config /tmp/check-minix.conf
+check "  nor with a module line for it in the file" sh -c \
+	'! grep -q "^modules" /tmp/ctl.out'
+printf 'module sha256:%s\nlevel 1\n' $(sha256sum $d/kernel/minix.ko | cut -c1-64) \
+	> /tmp/check-minix.conf
+expect_exit 1 seclvlctl check --config /tmp/check-minix.conf
+check "  nor with its digest there" sh -c '! grep -q "^modules" /tmp/ctl.out'
+rm -rf /lib/modules
 # Not root: all of it is readable.
 expect_exit 1 nobody seclvlctl check 1
 out_has "^setuid  *seclvl-check.service (enabled): starting it changes user IDs (User=nobody)$"
