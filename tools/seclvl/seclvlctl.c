@@ -263,6 +263,21 @@ static int not_root(const char *what)
 	return EXIT_REFUSED;
 }
 
+/*
+ * A write to a file that freezes above level 0 was refused (EPERM or
+ * EACCES): by the level, or because the caller may not.  @what names the
+ * file's content, @doing the change, @hint what to do instead.
+ */
+static int frozen_refusal(const struct state *st, const char *what,
+			  const char *doing, const char *hint)
+{
+	if (geteuid() || st->level <= 0)
+		return not_root(doing);
+	error("%s is frozen: the level is already %d; %s", what, st->level,
+	      hint);
+	return EXIT_REFUSED;
+}
+
 static bool parse_level(const char *s, int *level)
 {
 	if (!strcmp(s, "-1") || !strcmp(s, "0") || !strcmp(s, "1") ||
@@ -361,17 +376,9 @@ static int cmd_policy(const struct state *st, const char *name,
 	err = write_text(SECLVL_DIR "/policy", text);
 	if (!err)
 		return EXIT_OK;
-	if (err == EPERM || err == EACCES) {
-		if (geteuid())
-			return not_root("changing the policy");
-		if (st->level > 0) {
-			error("the policy is frozen: the level is already %d; %s",
-			      st->level,
-			      "change the policy at level 0, before raising it");
-			return EXIT_REFUSED;
-		}
-		return not_root("changing the policy");
-	}
+	if (err == EPERM || err == EACCES)
+		return frozen_refusal(st, "the policy", "changing the policy",
+				      "change the policy at level 0, before raising it");
 	error("cannot write %s/policy: %s", SECLVL_DIR, strerror(err));
 	return EXIT_IO;
 }
@@ -398,16 +405,9 @@ static int cmd_escape(const struct state *st, const char *arg)
 	err = write_text(SECLVL_DIR "/escape", text);
 	if (!err)
 		return EXIT_OK;
-	if (err == EPERM || err == EACCES) {
-		if (geteuid())
-			return not_root("setting the escape");
-		if (st->level > 0) {
-			error("the escape is frozen: the level is already %d; %s",
-			      st->level, "set or clear it at level 0");
-			return EXIT_REFUSED;
-		}
-		return not_root("setting the escape");
-	}
+	if (err == EPERM || err == EACCES)
+		return frozen_refusal(st, "the escape", "setting the escape",
+				      "set or clear it at level 0");
 	if (err == EINVAL) {
 		error("%s cannot be the escape: it must be an existing %s",
 		      arg, "regular file, owned by root and writable by no one else");
@@ -535,16 +535,10 @@ static int pin_digest(const struct state *st, const char *hex,
 		p->listed++;
 		return EXIT_OK;
 	}
-	if (err == EPERM || err == EACCES) {
-		if (geteuid())
-			return not_root("listing modules");
-		if (st->level > 0) {
-			error("the list of modules is frozen: the level is already %d; %s",
-			      st->level, "list modules at level 0, before raising it");
-			return EXIT_REFUSED;
-		}
-		return not_root("listing modules");
-	}
+	if (err == EPERM || err == EACCES)
+		return frozen_refusal(st, "the list of modules",
+				      "listing modules",
+				      "list modules at level 0, before raising it");
 	if (err == ENOSPC) {
 		error("the list of modules is full");
 		return EXIT_REFUSED;
@@ -674,13 +668,10 @@ static int clear_modules(const struct state *st)
 
 	if (!err)
 		return EXIT_OK;
-	if (err == EPERM || err == EACCES) {
-		if (geteuid())
-			return not_root("emptying the list of modules");
-		error("the list of modules is frozen: the level is already %d",
-		      st->level);
-		return EXIT_REFUSED;
-	}
+	if (err == EPERM || err == EACCES)
+		return frozen_refusal(st, "the list of modules",
+				      "emptying the list of modules",
+				      "empty it at level 0, before raising it");
 	error("cannot write %s: %s", MODULES_FILE, strerror(err));
 	return err == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
 }

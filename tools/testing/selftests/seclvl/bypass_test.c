@@ -839,23 +839,19 @@ TEST(net_proc_open)
 }
 
 /* Another network namespace's /proc/net is that namespace's. */
+static int open_own_net_dev(const void *arg)
+{
+	if (unshare(CLONE_NEWNET))
+		return 0;
+	return open("/proc/self/net/dev", O_WRONLY | O_CLOEXEC) < 0 ? errno : 0;
+}
+
 TEST(net_proc_own_namespace)
 {
 	long before = denials("net_admin");
-	int status;
-	pid_t child = fork();
+	int err = in_child(open_own_net_dev, NULL);
 
-	ASSERT_LE(0, child);
-	if (child == 0) {
-		if (unshare(CLONE_NEWNET))
-			_exit(0);
-		_exit(open("/proc/self/net/dev", O_WRONLY | O_CLOEXEC) < 0 ?
-		      errno : 0);
-	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(EACCES, WEXITSTATUS(status))
-		TH_LOG("%s", strerror(WEXITSTATUS(status)));
+	EXPECT_EQ(EACCES, err) TH_LOG("%s", strerror(err));
 	EXPECT_EQ(before, denials("net_admin"));
 }
 
@@ -865,21 +861,17 @@ TEST(net_proc_own_namespace)
  * asks for CAP_NET_ADMIN over the namespace's owner, init's user
  * namespace here, is net_admin's as before.)
  */
+static int write_own_net_sysctl(const void *arg)
+{
+	if (unshare(CLONE_NEWNET))
+		return 2;
+	return write_str("/proc/sys/net/ipv4/tcp_keepalive_time", "7200\n") ?
+	       1 : 0;
+}
+
 TEST(net_sysctl_own_namespace)
 {
-	int status;
-	pid_t child = fork();
-
-	ASSERT_LE(0, child);
-	if (child == 0) {
-		if (unshare(CLONE_NEWNET))
-			_exit(2);
-		_exit(write_str("/proc/sys/net/ipv4/tcp_keepalive_time",
-				"7200\n") ? 1 : 0);
-	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, in_child(write_own_net_sysctl, NULL));
 }
 
 /*
@@ -2117,7 +2109,7 @@ TEST(setid_acl_mask)
  * detach the old one.  Exits 0 if detached, 1 if refused with EPERM (and the
  * old root still mounted), 2 on anything else.
  */
-static int pivot_and_detach(void)
+static int pivot_and_detach(const void *arg)
 {
 	struct stat root, old;
 	int ret, err;
@@ -2149,15 +2141,8 @@ static int pivot_and_detach(void)
 TEST(umount_after_pivot_root)
 {
 	long before = denials("umount");
-	int status;
-	pid_t child = fork();
 
-	ASSERT_LE(0, child);
-	if (child == 0)
-		_exit(pivot_and_detach());
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, in_child(pivot_and_detach, NULL));
 	EXPECT_EQ(before, denials("umount"));
 }
 

@@ -428,6 +428,45 @@ static inline int drop_effective_cap(int cap)
 }
 
 /*
+ * @fn(@arg) in a child, for what must not change this process (a namespace
+ * of its own, a capability dropped): its exit status, -1 if it did not exit.
+ */
+static inline int in_child(int (*fn)(const void *arg), const void *arg)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return -1;
+	if (child == 0)
+		_exit(fn(arg));
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+struct child_call {
+	int (*fn)(const void *arg);
+	const void *arg;
+};
+
+static inline int call_without_cap_sys_admin(const void *call)
+{
+	const struct child_call *c = call;
+
+	return drop_effective_cap(CAP_SYS_ADMIN) ? 255 : c->fn(c->arg);
+}
+
+/* @fn(@arg) in a child without CAP_SYS_ADMIN: what in_child() returns. */
+static inline int without_cap_sys_admin(int (*fn)(const void *arg),
+					const void *arg)
+{
+	struct child_call c = { fn, arg };
+
+	return in_child(call_without_cap_sys_admin, &c);
+}
+
+/*
  * One SQE on a new ring of its own, filled by @fill; @setup_flags for the
  * ring (IORING_SETUP_SQE128 for a 128-byte SQE).  Returns the CQE's result
  * (a negative errno on failure), or the negative errno of setting up the

@@ -39,24 +39,6 @@ static void policy_levels(char *out, size_t size)
 	}
 }
 
-/* Run @fn in a child without CAP_SYS_ADMIN; return what it returned. */
-static int without_cap_sys_admin(int (*fn)(const void *), const void *arg)
-{
-	int status;
-	pid_t child = fork();
-
-	if (child < 0)
-		return -1;
-	if (child == 0) {
-		if (drop_effective_cap(CAP_SYS_ADMIN))
-			_exit(255);
-		_exit(fn(arg));
-	}
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 FIXTURE(level) {};
 
 FIXTURE_VARIANT(level) {

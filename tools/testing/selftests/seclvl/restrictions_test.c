@@ -388,28 +388,25 @@ TEST(net_admin_netlink_failed_send)
 	close(fd);
 }
 
+static int set_own_userns_mtu(const void *arg)
+{
+	int sock, mtu;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+		return 1;
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	mtu = lo_mtu(sock, 0);
+	if (mtu <= 1000 || lo_mtu(sock, mtu - 1) || lo_mtu(sock, 0) != mtu - 1)
+		return 2;
+	return 0;
+}
+
 /* A network namespace owned by a new user namespace is its own business. */
 TEST(net_admin_own_userns_allowed)
 {
 	long before = denials("net_admin");
-	int status;
-	pid_t child = fork();
 
-	ASSERT_LE(0, child);
-	if (child == 0) {
-		int sock, mtu;
-
-		if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
-			_exit(1);
-		sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		mtu = lo_mtu(sock, 0);
-		if (mtu <= 1000 || lo_mtu(sock, mtu - 1) || lo_mtu(sock, 0) != mtu - 1)
-			_exit(2);
-		_exit(0);
-	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, in_child(set_own_userns_mtu, NULL));
 	EXPECT_EQ(before, denials("net_admin"));
 }
 
@@ -1144,7 +1141,7 @@ TEST(umount_lazy_tree)
  * Another mount namespace unmounts its own copy of the disk, as a service's
  * private namespace or a container does: the initial one keeps it.
  */
-static int umount_disk_in_own_ns(void)
+static int umount_disk_in_own_ns(const void *arg)
 {
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
@@ -1157,15 +1154,8 @@ static int umount_disk_in_own_ns(void)
 TEST(umount_other_ns)
 {
 	long before = denials("umount");
-	int status;
-	pid_t child = fork();
 
-	ASSERT_LE(0, child);
-	if (child == 0)
-		_exit(umount_disk_in_own_ns());
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, in_child(umount_disk_in_own_ns, NULL));
 	EXPECT_TRUE(mounted_at("/mnt/disk"));
 	EXPECT_EQ(before, denials("umount"));
 }
