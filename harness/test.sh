@@ -25,11 +25,11 @@ scenarios=(
 	"stock2||stock"
 	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"
 	"tiny||tiny"
+	"debian-lsm-2||debian"
+	"debian-lsm-1||debian"
 	"debian-lsm-0||debian"
 	"debian-bpf-0||debian"
-	"debian-lsm-1||debian"
 	"debian-bpf-1||debian"
-	"debian-lsm-2||debian"
 	"debian-bpf-2||debian"
 	"debian-bpf-strict||debian"
 )
