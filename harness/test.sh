@@ -28,6 +28,7 @@ scenarios=(
 	"debian-lsm-2||debian"
 	"debian-lsm-1||debian"
 	"debian-lsm-0||debian"
+	"debian-lsm-strict||debian"
 	"debian-bpf-0||debian"
 	"debian-bpf-1||debian"
 	"debian-bpf-2||debian"
@@ -118,7 +119,8 @@ for entry in "${scenarios[@]}"; do
 	IFS='|' read -r name args kernel <<< "$entry"
 	on=
 	[ "$kernel" = stock ] && on=" on Debian $(cat "$STOCK/version")"
-	[ "$kernel" = debian ] && on=" (Debian 12 with systemd, server profile)"
+	[ "$kernel" = debian ] && on=" (Debian 12 with systemd, $([ "${name##*-}" = strict ] &&
+		echo strict || echo server) profile)"
 	say "scenario $name${args:+ ($args)}$on"
 	out=$BUILD/results/$name
 	mkdir -p "$BUILD/results"
