@@ -5,6 +5,7 @@
 #   make run    boot the same kernel to a shell at level 0
 #   make demo   a short scripted tour, no terminal needed
 #   make bench  what seclvl costs per hooked path, against the same kernel without it
+#   make release  a kernel configured as Debian's, with seclvl built in (for the bench)
 #   make patch  the patch series with a cover letter, in build/series/
 #   make install KSRC=/path/to/linux-6.12   put seclvl into a kernel tree
 #   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
@@ -12,7 +13,7 @@
 
 H := harness
 
-.PHONY: all deps tree kernel guest stock tiny debian test run demo bench checkpatch clean distclean \
+.PHONY: all deps tree kernel guest stock tiny debian release test run demo bench checkpatch clean distclean \
 	seclvlctl install-seclvlctl seclvl-bpf install-seclvl-bpf patch install
 
 all: guest seclvlctl
@@ -71,6 +72,9 @@ demo: guest
 
 bench: stock
 	@$(H)/bench.sh
+
+release: stock
+	@$(H)/build-release.sh
 
 checkpatch: tree
 	@cd build/linux-source-6.12 && ./scripts/checkpatch.pl --no-tree --strict \
