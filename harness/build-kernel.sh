@@ -24,14 +24,6 @@ if [ ! -f "$KOUT/.config" ] || [ "$(cat "$KOUT/config.stamp" 2>/dev/null)" != "$
 	echo "$want" > "$KOUT/config.stamp"
 fi
 
-# kbuild prints one line per step ("  CC      kernel/fork.o"): count them.
-kbuild_status() {
-	local n last
-	n=$(grep -cE '^  [A-Z]' "$1")
-	last=$(grep -E '^  [A-Z]' "$1" | tail -n 1 | awk '{print $2}')
-	[ "$n" -gt 0 ] && printf '%d steps, now %s' "$n" "$last"
-	return 0
-}
 say "building the kernel (make -j$JOBS; log in build/kernel/build.log)"
 progress "kernel build" "$KOUT/build.log" kbuild_status \
 	make -C "$SRC" O="$KOUT" CC="ccache gcc" -j"$JOBS" bzImage modules

@@ -44,13 +44,6 @@ if [ ! -f "$ROUT/.config" ] || [ "$(cat "$ROUT/config.stamp" 2>/dev/null)" != "$
 	echo "$want" > "$ROUT/config.stamp"
 fi
 
-kbuild_status() {
-	local n last
-	n=$(grep -cE '^  [A-Z]' "$1")
-	last=$(grep -E '^  [A-Z]' "$1" | tail -n 1 | awk '{print $2}')
-	[ "$n" -gt 0 ] && printf '%d steps, now %s' "$n" "$last"
-	return 0
-}
 say "building the release kernel (make -j$JOBS; log in build/release/build.log)"
 progress "release kernel build" "$ROUT/build.log" kbuild_status \
 	make -C "$SRC" O="$ROUT" CC="ccache gcc" -j"$JOBS" bzImage modules

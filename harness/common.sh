@@ -67,3 +67,12 @@ kernel_version() { # TREE
 	sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = \([0-9]*\)$/\2/p' "$1/Makefile" 2>/dev/null |
 		paste -sd. || true
 }
+
+# kbuild prints one line per step ("  CC      kernel/fork.o"): count them.
+kbuild_status() {
+	local n last
+	n=$(grep -cE '^  [A-Z]' "$1")
+	last=$(grep -E '^  [A-Z]' "$1" | tail -n 1 | awk '{print $2}')
+	[ "$n" -gt 0 ] && printf '%d steps, now %s' "$n" "$last"
+	return 0
+}
