@@ -3,22 +3,32 @@
  * seclvl_bench - time the system calls whose paths seclvl hooks
  *
  * Runs each operation in a loop for about --time milliseconds, --reps
- * times, and prints one line per operation and repetition:
+ * times, and prints one line per operation and repetition.  Besides the
+ * single system calls, two workloads time a whole task per iteration:
+ * unpacking, walking and removing a source tree, and a shell-like run of
+ * commands, each forked and executed.  The output:
  *
  *   bench NAME REP NS_PER_OP ITERATIONS
  *
- * or "skip NAME REASON" when the operation is refused at this level (the
- * bench measures the allowed path; refusals are the tests' business).
+ * or "skip NAME REASON" when a system call is refused at this level (the
+ * bench measures the allowed path; refusals are the tests' business).  A
+ * workload is made only of what every level allows: its refusal is
+ * "fail NAME REASON" and the exit status 1.
+ *
  * The host compares the same operations across boots with and without
- * seclvl; absolute numbers mean little under an emulator.
+ * seclvl.  Under QEMU with icount (make bench) the guest clock counts
+ * instructions, so NS_PER_OP is the operation's length in instructions.
  *
  * Copyright (C) 2026 The seclvl authors
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +36,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,7 +46,7 @@
 static const char *dir = "/tmp/seclvl-bench";
 static const char *bdev = "/dev/vda";
 static char *const true_argv[] = { "/bin/seclvl_true", NULL };
-static char file[256], mnt[256];
+static char file[256], mnt[256], tree[256];
 static pid_t child;
 
 /* One iteration of an operation; returns 0 or an errno. */
@@ -143,21 +154,195 @@ static int op_open_bdev(void)
 	return open_close(bdev);
 }
 
+/*
+ * The source tree workload: what unpacking a tarball and building from it
+ * does to the filesystem, on the tmpfs of /tmp.  Each iteration creates
+ * TREE_DIRS directories of TREE_FILES files, writing each file, setting
+ * its mode as tar restores the archive's (an execute bit on some, no
+ * set-id bit: adding one is what the setid_bits restriction refuses at
+ * level 1) and checking it with stat(); then walks the tree as find and
+ * grep do (readdir, stat, open and read every file); then removes it.
+ */
+#define TREE_DIRS 32
+#define TREE_FILES 64
+#define TREE_FILE_SIZE 2048
+
+static int tree_unpack(void)
+{
+	static char data[TREE_FILE_SIZE];
+	char path[320];
+	struct stat st;
+	int fd;
+
+	if (mkdir(tree, 0755))
+		return errno;
+	for (int d = 0; d < TREE_DIRS; d++) {
+		snprintf(path, sizeof(path), "%s/dir%02d", tree, d);
+		if (mkdir(path, 0755))
+			return errno;
+		for (int f = 0; f < TREE_FILES; f++) {
+			snprintf(path, sizeof(path), "%s/dir%02d/file%03d.c",
+				 tree, d, f);
+			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+			if (fd < 0)
+				return errno;
+			if (write(fd, data, sizeof(data)) != sizeof(data)) {
+				int err = errno ? errno : EIO;
+
+				close(fd);
+				return err;
+			}
+			close(fd);
+			if (chmod(path, f % 8 ? 0644 : 0755))
+				return errno;
+			if (stat(path, &st))
+				return errno;
+		}
+	}
+	return 0;
+}
+
+/* Each file of a directory: fstatat(), then open, read to the end, close. */
+static int tree_walk_dir(const char *path)
+{
+	char buf[4096];
+	struct dirent *de;
+	struct stat st;
+	DIR *dp = opendir(path);
+	int err = 0;
+
+	if (!dp)
+		return errno;
+	while (!err && (de = readdir(dp))) {
+		ssize_t n;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			err = errno;
+			break;
+		}
+		fd = openat(dirfd(dp), de->d_name, O_RDONLY);
+		if (fd < 0) {
+			err = errno;
+			break;
+		}
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			;
+		if (n < 0)
+			err = errno;
+		close(fd);
+	}
+	closedir(dp);
+	return err;
+}
+
+static int tree_walk(void)
+{
+	char path[320];
+	int err;
+
+	for (int d = 0; d < TREE_DIRS; d++) {
+		snprintf(path, sizeof(path), "%s/dir%02d", tree, d);
+		err = tree_walk_dir(path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Whatever of the tree there is, so that a failed iteration leaves none. */
+static int tree_remove(void)
+{
+	char path[320];
+	int err = 0;
+
+	for (int d = 0; d < TREE_DIRS; d++) {
+		for (int f = 0; f < TREE_FILES; f++) {
+			snprintf(path, sizeof(path), "%s/dir%02d/file%03d.c",
+				 tree, d, f);
+			if (unlink(path) && errno != ENOENT && !err)
+				err = errno;
+		}
+		snprintf(path, sizeof(path), "%s/dir%02d", tree, d);
+		if (rmdir(path) && errno != ENOENT && !err)
+			err = errno;
+	}
+	if (rmdir(tree) && errno != ENOENT && !err)
+		err = errno;
+	return err;
+}
+
+static int op_source_tree(void)
+{
+	int err = tree_unpack();
+
+	if (!err)
+		err = tree_walk();
+	if (err) {
+		tree_remove();
+		return err;
+	}
+	return tree_remove();
+}
+
+/*
+ * The shell workload: one command of a script per iteration, as a shell
+ * runs it: fork(), the child's output redirected, its supplementary and
+ * primary groups set (CAP_SETGID, as runuser or a service manager sets
+ * them), then execve() of a small program, and the parent waits.  The
+ * child keeps root's user IDs: changing them (CAP_SETUID) is what the
+ * setuid restriction refuses at level 1, and setresuid() to the IDs it
+ * has already asks for no capability.
+ */
+static int op_shell_command(void)
+{
+	static const gid_t groups[] = { 0 };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(126);
+		close(fd);
+		if (setgroups(ARRAY_SIZE(groups), groups) || setgid(0) ||
+		    setresuid(0, 0, 0))
+			_exit(126);
+		execve(true_argv[0], true_argv, environ);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	/* 126: the child could not set itself up, as a shell says. */
+	return WIFEXITED(status) && WEXITSTATUS(status) == 126 ? EPERM : ECHILD;
+}
+
 static const struct {
 	const char *name;
 	op_fn fn;
+	bool workload;
 } ops[] = {
-	{ "getpid", op_getpid },
-	{ "open_close", op_open_close },
-	{ "stat", op_stat },
-	{ "chmod", op_chmod },
-	{ "chown", op_chown },
-	{ "execve", op_execve },
-	{ "capable", op_capable },
-	{ "ptrace_attach", op_ptrace },
-	{ "clock_forward", op_clock_forward },
-	{ "mount_umount", op_mount_umount },
-	{ "open_bdev_ro", op_open_bdev },
+	{ "getpid", op_getpid, false },
+	{ "open_close", op_open_close, false },
+	{ "stat", op_stat, false },
+	{ "chmod", op_chmod, false },
+	{ "chown", op_chown, false },
+	{ "execve", op_execve, false },
+	{ "capable", op_capable, false },
+	{ "ptrace_attach", op_ptrace, false },
+	{ "clock_forward", op_clock_forward, false },
+	{ "mount_umount", op_mount_umount, false },
+	{ "open_bdev_ro", op_open_bdev, false },
+	{ "source_tree", op_source_tree, true },
+	{ "shell_command", op_shell_command, true },
 };
 
 static double now_ns(void)
@@ -191,6 +376,7 @@ static int setup(void)
 
 	snprintf(file, sizeof(file), "%s/file", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return perror(dir), -1;
 	if (mkdir(mnt, 0755) && errno != EEXIST)
@@ -214,7 +400,7 @@ static int print_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [--reps N] [--time MS] [--only NAME]\n"
-		"Times each operation seclvl hooks; prints\n"
+		"Times each operation seclvl hooks and two workloads; prints\n"
 		"\"bench NAME REP NS_PER_OP ITERATIONS\" per repetition.\n",
 		prog);
 	return 2;
@@ -252,6 +438,12 @@ int main(int argc, char **argv)
 		if (only && strcmp(only, ops[o].name))
 			continue;
 		err = ops[o].fn();
+		if (err && ops[o].workload) {
+			printf("fail %s %s\n", ops[o].name, strerror(err));
+			fflush(stdout);
+			status = 1;
+			continue;
+		}
 		if (err) {
 			printf("skip %s %s\n", ops[o].name, strerror(err));
 			fflush(stdout);
