@@ -4,8 +4,8 @@
 #   make test   build the kernel with seclvl, boot every scenario, report
 #   make run    boot the same kernel to a shell at level 0
 #   make demo   a short scripted tour, no terminal needed
-#   make bench  what seclvl costs per hooked path, against the same kernel without it
-#   make release  a kernel configured as Debian's, with seclvl built in (for the bench)
+#   make bench  what seclvl costs per hooked path and workload, on a release kernel and Debian's
+#   make release  a kernel configured as Debian's, with seclvl built in, and its initramfs
 #   make patch  the patch series with a cover letter, in build/series/
 #   make install KSRC=/path/to/linux-6.12   put seclvl into a kernel tree
 #   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
@@ -70,7 +70,8 @@ run: guest
 demo: guest
 	@$(H)/demo.sh
 
-bench: stock
+# The release kernel for the in-tree LSM, Debian's stock kernel for the BPF backend.
+bench: release stock
 	@$(H)/bench.sh
 
 release: stock

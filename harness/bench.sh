@@ -1,52 +1,79 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench: boot the test kernel without seclvl (the baseline) and with
-# seclvl at levels 0, 1 and 2, and Debian's stock kernel without and with
-# the BPF backend at levels 0, 1 and 2, in turn, over several rounds, run
-# seclvl_bench in each boot, and report each path's cost against the
-# baseline of its kernel: a table on stdout,
-# build/bench/{results.csv,summary.md,chart.png}.
+# make bench: boot the release kernel (make release: Debian's configuration
+# with seclvl built in) without seclvl (the baseline) and with seclvl at
+# levels 0, 1 and 2, and Debian's stock kernel without and with the BPF
+# backend at levels 0, 1 and 2, in turn, over several rounds, run
+# seclvl_bench in each boot, and report each path's instructions per
+# operation and what each backend adds to them on its own kernel: a table
+# on stdout, build/bench/{results.csv,raw.csv,summary.md,chart.png}.
 # The guests run with QEMU's icount: their clock counts instructions, so a
 # path's time is its length in instructions, the same from run to run
 # (wall time under TCG on a virtual host varied 20% between repetitions).
 # nokaslr: kernel addresses salt the dentry and inode hashes, so a random
 # layout changes path lengths from boot to boot.
+# seclvl_bench, the program it executes and the bench scenario are built
+# from this tree and laid over both initramfs images (a second cpio
+# archive, which the kernel unpacks over the first), so that a change to
+# the bench needs no new guest.
 #   SECLVL_BENCH_ROUNDS (default 3), SECLVL_BENCH_REPS (5), SECLVL_BENCH_MS (100)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+ROUT=$BUILD/release
+RGUEST=$BUILD/release-guest
 rounds=${SECLVL_BENCH_ROUNDS:-3}
 reps=${SECLVL_BENCH_REPS:-5}
 ms=${SECLVL_BENCH_MS:-100}
 for v in "$rounds" "$reps" "$ms"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || die "SECLVL_BENCH_ROUNDS, _REPS and _MS take positive integers (got '$v')"
 done
+[ -f "$ROUT/arch/x86/boot/bzImage" ] && [ -f "$RGUEST/initramfs.cpio" ] ||
+	die "no release kernel or its initramfs: make release"
+[ -f "$STOCK/vmlinuz" ] && [ -f "$STOCK/initramfs.cpio" ] || die "no stock kernel: make stock"
 "$TOP/harness/deps.sh" gnuplot-nox
 
 out=$BUILD/bench
 rm -rf "$out"
 mkdir -p "$out"
+kver=$(cat "$STOCK/version")
 # The baseline is the same kernel with the same LSMs, seclvl left out.
-lsms=$(sed -n 's/^CONFIG_LSM="\(.*\)"/\1/p' "$KOUT/.config")
+lsms=$(sed -n 's/^CONFIG_LSM="\(.*\)"/\1/p' "$ROUT/.config")
 base_lsm=$(echo "$lsms" | tr ',' '\n' | grep -vx seclvl | paste -sd,)
 # name|kernel|arguments
-configs=("baseline|test|lsm=$base_lsm" "level0|test|bench_level=0"
-	 "level1|test|bench_level=1" "level2|test|bench_level=2"
+configs=("baseline|release|bench_release=1 lsm=$base_lsm"
+	 "level0|release|bench_release=1 bench_level=0"
+	 "level1|release|bench_release=1 bench_level=1"
+	 "level2|release|bench_release=1 bench_level=2"
 	 "stock|stock|bench_stock=1" "bpf0|stock|bench_bpf=0"
 	 "bpf1|stock|bench_bpf=1" "bpf2|stock|bench_bpf=2")
 
-# The kernel and initramfs every boot uses, copied so that a build during
-# the bench cannot mix kernels; their object sizes, measured now.
-cp "$KOUT/arch/x86/boot/bzImage" "$out/bzImage"
-cp "$GUEST/initramfs.cpio" "$out/initramfs.cpio"
+# The bench's own files, over each image.
+say "building seclvl_bench"
+mkdir -p "$out/overlay/bench" "$out/overlay/bin" "$out/overlay/scenarios"
+make -s -C "$TOP/tools/seclvl/bench" OUTPUT="$out/overlay/bench" >/dev/null
+mv "$out/overlay/bench/seclvl_true" "$out/overlay/bin/"
+cp "$TOP/harness/guest/scenarios/bench.sh" "$out/overlay/scenarios/"
+(cd "$out/overlay" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/overlay.cpio"
+
+# The kernels and initramfs images every boot uses, copied so that a build
+# during the bench cannot mix kernels, and the configurations they were
+# built from.
+cp "$ROUT/arch/x86/boot/bzImage" "$out/release-bzImage"
+cat "$RGUEST/initramfs.cpio" "$out/overlay.cpio" > "$out/release-initramfs.cpio"
+cp "$ROUT/.config" "$out/release.config"
 cp "$STOCK/vmlinuz" "$out/stock-vmlinuz"
-cp "$STOCK/initramfs.cpio" "$out/stock-initramfs.cpio"
-# Object sizes from this build, without the KUnit tests built into it.  The
-# test kernel does not link lockdown in: compile its object alone, with the
-# same tree, configuration and flags.
-make -s -C "$SRC" O="$KOUT" CC="ccache gcc" security/lockdown/lockdown.o
+cat "$STOCK/initramfs.cpio" "$out/overlay.cpio" > "$out/stock-initramfs.cpio"
+cp "$STOCK/img/boot/config-$kver" "$out/stock.config"
+
+# Object sizes from the release build.  An LSM its configuration does not
+# link in (lockdown, if so) is compiled alone, with the same tree,
+# configuration and flags.
 for lsm in seclvl yama lockdown; do
-	objs=$(find "$KOUT/security/$lsm" -name '*.o' ! -name 'built-in*' 2>/dev/null | sort)
+	if ! ls "$ROUT/security/$lsm/"*.o >/dev/null 2>&1; then
+		make -s -C "$SRC" O="$ROUT" CC="ccache gcc" "security/$lsm/$lsm.o"
+	fi
+	objs=$(find "$ROUT/security/$lsm" -name '*.o' ! -name 'built-in*' 2>/dev/null | sort)
 	[ -n "$objs" ] || { echo "$lsm - -" >> "$out/sizes"; continue; }
 	# shellcheck disable=SC2086
 	nm -S -t d $objs | awk -v lsm="$lsm" '
@@ -77,14 +104,12 @@ for r in $(seq 1 "$rounds"); do
 	for i in $(seq 0 $((${#configs[@]} - 1))); do
 		IFS='|' read -r name kernel args <<< "${configs[$(((i + r - 1) % ${#configs[@]}))]}"
 		boot=bench-$name-$r
-		kimg=$out/bzImage initrd=$out/initramfs.cpio
-		if [ "$kernel" = stock ]; then
-			kimg=$out/stock-vmlinuz initrd=$out/stock-initramfs.cpio
-		fi
+		# shellcheck disable=SC2086
 		progress "round $r/$rounds $name" "$out/$boot.log" bench_status \
-			env SECLVL_RUN="$boot" SECLVL_ICOUNT=1 SECLVL_KERNEL="$kimg" \
-			SECLVL_INITRD="$initrd" "$TOP/harness/boot.sh" bench \
-			"$args" bench_reps="$reps" bench_ms="$ms" quiet nokaslr ||
+			env SECLVL_RUN="$boot" SECLVL_ICOUNT=1 \
+			SECLVL_KERNEL="$out/$kernel-$([ "$kernel" = stock ] && echo vmlinuz || echo bzImage)" \
+			SECLVL_INITRD="$out/$kernel-initramfs.cpio" "$TOP/harness/boot.sh" bench \
+			$args bench_reps="$reps" bench_ms="$ms" quiet nokaslr ||
 			die "boot $boot failed: see $out/$boot.log"
 		grep -q SECLVL-DONE "$BUILD/results/$boot/results.log" ||
 			die "boot $boot did not finish: see build/results/$boot/"
@@ -95,9 +120,10 @@ for r in $(seq 1 "$rounds"); do
 		echo "$name $r $BUILD/results/$boot" >> "$out/boots"
 	done
 done
-say "all boots done in $(elapsed $((SECONDS - start)))"
+took=$((SECONDS - start))
+say "all boots done in $(elapsed $took)"
 
 /usr/bin/python3 "$TOP/harness/bench-report.py" "$out" \
 	"$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) ($(nproc) CPUs), QEMU $(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9.]*\).*/\1/p') TCG with icount" \
-	"$rounds" "$reps" "$ms"
+	"$rounds" "$reps" "$ms" "$(elapsed $took)"
