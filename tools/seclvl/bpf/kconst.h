@@ -15,6 +15,7 @@
 
 #define EPERM 1
 #define EAGAIN 11
+#define EBUSY 16
 #define EINVAL 22
 #define NSEC_PER_SEC 1000000000LL
 
@@ -39,10 +40,11 @@
 #define FS_REQUIRES_DEV 1
 #define AF_NETLINK 16
 #define TS_COMPAT 0x0002
-/* x86_64's numbers of the send system calls. */
+/* x86_64's numbers of the send system calls and of delete_module. */
 #define NR_sendto 44
 #define NR_sendmsg 46
 #define NR_sendmmsg 307
+#define NR_delete_module 176
 #define __O_TMPFILE (020000000 | 0200000)
 #define ATTR_MODE 1
 #define PTRACE_MODE_ATTACH 0x02

@@ -24,6 +24,7 @@
 
 #include "seclvl_bpf.h"
 #include "kconst.h"
+#include "sha256.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -67,6 +68,28 @@ struct {
 	__type(key, int);
 	__type(value, int);
 } seclvl_stepping_back SEC(".maps");
+
+/*
+ * The list of module images (see seclvl_bpf.h): the programs only read
+ * it, and the raise program takes the level above 0 only once it is
+ * frozen, so from level 1 nobody changes it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC | BPF_F_RDONLY_PROG);
+	__uint(max_entries, SECLVL_MODULES_MAX);
+	__type(key, __u8[SECLVL_DIGEST_SIZE]);
+	__type(value, struct seclvl_module);
+} seclvl_modules SEC(".maps");
+
+/* Loads allowed per listed image. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, SECLVL_MODULES_MAX);
+	__type(key, __u8[SECLVL_DIGEST_SIZE]);
+	__type(value, __u64);
+} seclvl_module_loads SEC(".maps");
 
 /*
  * The policy, as the LSM's table: the loader may change a level before it
@@ -117,15 +140,12 @@ static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
  * One event for the log.  A full buffer (no reader, or a flood) drops it:
  * the denial counters still count every refusal.
  */
-static __always_inline void seclvl_report(__u32 kind, int a, int b)
+static __always_inline void seclvl_fill_event(struct seclvl_event *e,
+					      __u32 kind, int a, int b)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct seclvl_event *e;
 	struct pt_regs *regs;
 
-	e = bpf_ringbuf_reserve(&seclvl_events, sizeof(*e), 0);
-	if (!e)
-		return;
 	e->kind = kind;
 	e->a = a;
 	e->b = b;
@@ -133,6 +153,16 @@ static __always_inline void seclvl_report(__u32 kind, int a, int b)
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	e->syscall = task->flags & PF_KTHREAD ? -1 : BPF_CORE_READ(regs, orig_ax);
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+}
+
+static __always_inline void seclvl_report(__u32 kind, int a, int b)
+{
+	struct seclvl_event *e;
+
+	e = bpf_ringbuf_reserve(&seclvl_events, sizeof(*e), 0);
+	if (!e)
+		return;
+	seclvl_fill_event(e, kind, a, b);
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -214,6 +244,32 @@ static __always_inline bool seclvl_take_netlink_ipc(void)
 	return nr == NR_sendmsg || nr == NR_sendto || nr == NR_sendmmsg;
 }
 
+/*
+ * Whether the list of module images has entries.  Read only while the
+ * level is above 0, where the raise that took it there has set it from
+ * the frozen list.
+ */
+static __always_inline bool seclvl_modules_listed(void)
+{
+	return seclvl_state_get(SECLVL_STATE_LISTED) != 0;
+}
+
+/*
+ * As the LSM's seclvl_unloading(): with a list, CAP_SYS_MODULE is let
+ * through for loads, judged by their image, and refused for
+ * delete_module().  A compat call is taken for one.
+ */
+static __always_inline bool seclvl_unloading(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+
+	if (task->thread_info.status & TS_COMPAT)
+		return true;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	return BPF_CORE_READ(regs, orig_ax) == NR_delete_module;
+}
+
 SEC("lsm/capable")
 int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	     int cap, unsigned int opts)
@@ -234,6 +290,8 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	case CAP_SETUID:
 		return seclvl_check(SECLVL_SETUID, level);
 	case CAP_SYS_MODULE:
+		if (seclvl_modules_listed() && !seclvl_unloading())
+			return 0;
 		return seclvl_check(SECLVL_MODULES, level);
 	case CAP_SYS_TIME: {
 		/* adjtimex() asks for CAP_SYS_TIME and for no hook: see below. */
@@ -496,10 +554,15 @@ int BPF_PROG(seclvl_sb_pivotroot, const struct path *old_path,
 	return seclvl_check_move(level);
 }
 
+/* With a list of module images, the load an autoload leads to is judged. */
 SEC("lsm/kernel_module_request")
 int BPF_PROG(seclvl_kernel_module_request, char *kmod_name)
 {
-	return seclvl_check(SECLVL_MODULES, seclvl_level());
+	int level = seclvl_level();
+
+	if (level <= 0 || seclvl_modules_listed())
+		return 0;
+	return seclvl_check(SECLVL_MODULES, level);
 }
 
 SEC("lsm/kernel_load_data")
@@ -510,7 +573,8 @@ int BPF_PROG(seclvl_kernel_load_data, enum kernel_load_data_id id, bool contents
 	if (level <= 0)
 		return 0;
 	if (id == bpf_core_enum_value(enum kernel_load_data_id, LOADING_MODULE))
-		return seclvl_check(SECLVL_MODULES, level);
+		return seclvl_modules_listed() ? 0 :
+		       seclvl_check(SECLVL_MODULES, level);
 	if (id == bpf_core_enum_value(enum kernel_load_data_id,
 				      LOADING_KEXEC_IMAGE))
 		return seclvl_check(SECLVL_KEXEC, level);
@@ -526,7 +590,8 @@ int BPF_PROG(seclvl_kernel_read_file, struct file *file,
 	if (level <= 0)
 		return 0;
 	if (id == bpf_core_enum_value(enum kernel_read_file_id, READING_MODULE))
-		return seclvl_check(SECLVL_MODULES, level);
+		return seclvl_modules_listed() ? 0 :
+		       seclvl_check(SECLVL_MODULES, level);
 	if (id == bpf_core_enum_value(enum kernel_read_file_id,
 				      READING_KEXEC_IMAGE) ||
 	    id == bpf_core_enum_value(enum kernel_read_file_id,
@@ -535,12 +600,94 @@ int BPF_PROG(seclvl_kernel_read_file, struct file *file,
 	return 0;
 }
 
+/*
+ * A refused image, with its digest and file name, for the log.  Not
+ * inlined: its frame and the hash's would not fit on one stack.
+ */
+static __noinline int seclvl_refuse_module(struct file *file,
+					   const __u8 *digest, int level)
+{
+	__u32 key = SECLVL_MODULES;
+	struct seclvl_module_event *e;
+	__u64 *n = bpf_map_lookup_elem(&seclvl_denials, &key);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	e = bpf_ringbuf_reserve(&seclvl_events, sizeof(*e), 0);
+	if (!e)
+		return -EPERM;
+	seclvl_fill_event(&e->e, SECLVL_EVENT_MODULE, SECLVL_MODULES, level);
+	__builtin_memcpy(e->digest, digest, SECLVL_DIGEST_SIZE);
+	e->file[0] = '\0';
+	if (file)
+		bpf_probe_read_kernel_str(e->file, sizeof(e->file),
+					  BPF_CORE_READ(file, f_path.dentry,
+							d_name.name));
+	bpf_ringbuf_submit(e, 0);
+	return -EPERM;
+}
+
+/*
+ * As the LSM's seclvl_check_module(): the image as the kernel read it,
+ * before it decompresses or parses it, loads if its SHA-256 is listed.
+ * The first hooks let the load through only with a list; the level may
+ * have been raised since.
+ */
+static __always_inline int seclvl_check_module(struct file *file,
+					       const void *buf, loff_t size)
+{
+	__u8 digest[SECLVL_DIGEST_SIZE];
+	int level = seclvl_level();
+	__u64 one = 1, *loads;
+
+	if (!seclvl_enforced(SECLVL_MODULES, level))
+		return 0;
+	if (!seclvl_modules_listed() || size < 0 ||
+	    seclvl_sha256(buf, size, digest))
+		return seclvl_refuse(SECLVL_MODULES);
+	if (!bpf_map_lookup_elem(&seclvl_modules, digest))
+		return seclvl_refuse_module(file, digest, level);
+	loads = bpf_map_lookup_elem(&seclvl_module_loads, digest);
+	if (!loads && !bpf_map_update_elem(&seclvl_module_loads, digest, &one,
+					   BPF_NOEXIST))
+		return 0;
+	/* Counted before, or just now by another load of it. */
+	if (!loads)
+		loads = bpf_map_lookup_elem(&seclvl_module_loads, digest);
+	if (loads)
+		__sync_fetch_and_add(loads, 1);
+	return 0;
+}
+
+SEC("lsm/kernel_post_read_file")
+int BPF_PROG(seclvl_kernel_post_read_file, struct file *file, char *buf,
+	     loff_t size, enum kernel_read_file_id id)
+{
+	if (id != bpf_core_enum_value(enum kernel_read_file_id, READING_MODULE))
+		return 0;
+	return seclvl_check_module(file, buf, size);
+}
+
+SEC("lsm/kernel_post_load_data")
+int BPF_PROG(seclvl_kernel_post_load_data, char *buf, loff_t size,
+	     enum kernel_load_data_id id, char *description)
+{
+	if (id != bpf_core_enum_value(enum kernel_load_data_id, LOADING_MODULE))
+		return 0;
+	return seclvl_check_module(NULL, buf, size);
+}
+
 SEC("lsm/locked_down")
 int BPF_PROG(seclvl_locked_down, enum lockdown_reason what)
 {
 	int level = seclvl_level();
 
 	if (level <= 0 || what == LOCKDOWN_NONE)
+		return 0;
+	/* A listed image is judged by its digest, which a signature adds to. */
+	if (what == bpf_core_enum_value(enum lockdown_reason,
+					LOCKDOWN_MODULE_SIGNATURE) &&
+	    seclvl_enforced(SECLVL_MODULES, level) && seclvl_modules_listed())
 		return 0;
 	if (what < bpf_core_enum_value(enum lockdown_reason,
 				       LOCKDOWN_INTEGRITY_MAX))
@@ -1454,7 +1601,10 @@ int BPF_PROG(seclvl_bpf, int cmd, union bpf_attr *attr, unsigned int size)
 
 /*
  * Self-protection: no new descriptor of a map the programs write, which
- * another program could write too (.rodata is read-only to programs).
+ * another program could write too (.rodata is read-only to programs), nor
+ * of the list of module images: frozen since the raise and read-only to
+ * programs, its values could still be written by an iterator program, for
+ * which a read-only descriptor is enough.  The "modules" view reads it.
  */
 SEC("lsm/bpf_map")
 int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
@@ -1466,26 +1616,45 @@ int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
 	id = map->id;
 	if (id == seclvl_state_get(SECLVL_STATE_MAP_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_DENIALS_ID) ||
-	    id == seclvl_state_get(SECLVL_STATE_STEPPING_ID))
+	    id == seclvl_state_get(SECLVL_STATE_STEPPING_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_LOADS_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_MODULES_ID))
 		return -EPERM;
 	return 0;
 }
 
+static long seclvl_count_one(struct bpf_map *map, void *key, void *value,
+			     void *ctx)
+{
+	return 1;	/* one is enough */
+}
+
 /*
  * The only way the level changes: up, never down, never from -1, decided
- * by compare-and-swap so that concurrent raisers cannot lower it.
- * Returns 0, -EINVAL for a value outside -1..2, or -EPERM.
+ * by compare-and-swap so that concurrent raisers cannot lower it.  Above
+ * 0 only with the list of module images frozen, so that it cannot change
+ * from then on; whether it has entries is noted before the level is.
+ * Returns 0, -EINVAL for a value outside -1..2, -EBUSY while the list is
+ * not frozen, or -EPERM.
  */
 SEC("syscall")
 int seclvl_raise(struct seclvl_raise_ctx *ctx)
 {
 	__s64 *p = seclvl_slot(SECLVL_STATE_LEVEL);
+	__s64 *listed = seclvl_slot(SECLVL_STATE_LISTED);
 	int want = ctx->level, i;
 
-	if (!p)
+	if (!p || !listed)
 		return -EINVAL;
 	if (want < SECLVL_MIN || want > SECLVL_MAX)
 		return -EINVAL;
+	if (want > 0) {
+		/* A direct load: the verifier allows reading a map's fields. */
+		if (!((struct bpf_map *)&seclvl_modules)->frozen)
+			return -EBUSY;
+		*listed = bpf_for_each_map_elem(&seclvl_modules,
+						seclvl_count_one, NULL, 0) > 0;
+	}
 	for (i = 0; i < 64; i++) {
 		/* Reloaded each time: the cmpxchg below is a full barrier. */
 		__s64 cur = *p;
@@ -1540,5 +1709,31 @@ int seclvl_show_policy(struct bpf_iter__bpf_map_elem *ctx)
 	rule = seclvl_rule_level(r);
 	BPF_SEQ_PRINTF(ctx->meta->seq, "%s %s %llu\n", seclvl_rules[r].name,
 		       rule == 1 ? "1" : rule == 2 ? "2" : "off", *value);
+	return 0;
+}
+
+/*
+ * Pinned as "modules": "sha256:<hex> <name or -> <loads>" per image, as
+ * the LSM's modules file.
+ */
+SEC("iter/bpf_map_elem")
+int seclvl_show_modules(struct bpf_iter__bpf_map_elem *ctx)
+{
+	const struct seclvl_module *m = ctx->value;
+	const __u8 *key = ctx->key;
+	__u8 digest[SECLVL_DIGEST_SIZE];
+	__u64 d[4], *loads;
+	int i;
+
+	if (!key || !m)
+		return 0;
+	__builtin_memcpy(digest, key, sizeof(digest));
+	__builtin_memcpy(d, digest, sizeof(d));
+	for (i = 0; i < 4; i++)
+		d[i] = bpf_be64_to_cpu(d[i]);
+	loads = bpf_map_lookup_elem(&seclvl_module_loads, digest);
+	BPF_SEQ_PRINTF(ctx->meta->seq, "sha256:%016llx%016llx%016llx%016llx %s %llu\n",
+		       d[0], d[1], d[2], d[3], m->name[0] ? m->name : "-",
+		       loads ? *loads : 0);
 	return 0;
 }

@@ -42,7 +42,26 @@ enum seclvl_state_slot {
 	SECLVL_STATE_MAP_ID,	/* id of this map */
 	SECLVL_STATE_DENIALS_ID, /* id of the denial counters */
 	SECLVL_STATE_STEPPING_ID, /* id of the adjtimex task marks */
+	SECLVL_STATE_MODULES_ID, /* id of the list of module images */
+	SECLVL_STATE_LOADS_ID,	/* id of the loads per image */
+	SECLVL_STATE_LISTED,	/* set by the raise: the list has entries */
 	SECLVL_STATE_NR
+};
+
+/*
+ * The list of module images, as the LSM's modules file: keyed by the
+ * SHA-256 of the image as the kernel reads it.  The loader's programs only
+ * read it (BPF_F_RDONLY_PROG); it changes through the pinned map while the
+ * level is <= 0 and must be frozen (BPF_MAP_FREEZE) before the raise
+ * program takes the level above 0.  Loads allowed per image are counted
+ * in a second map with the same keys.
+ */
+#define SECLVL_MODULES_MAX 16384
+#define SECLVL_DIGEST_SIZE 32
+#define SECLVL_MODULE_NAME_LEN 56	/* the kernel's MODULE_NAME_LEN */
+
+struct seclvl_module {
+	char name[SECLVL_MODULE_NAME_LEN];	/* "" or [A-Za-z0-9_-]+ */
 };
 
 /* The context of the raise program: the level asked for. */
@@ -57,6 +76,7 @@ struct seclvl_raise_ctx {
 enum seclvl_event_kind {
 	SECLVL_EVENT_DENIED,	/* a: the restriction, b: the level */
 	SECLVL_EVENT_LEVEL,	/* a: the level before, b: after */
+	SECLVL_EVENT_MODULE,	/* a denied load: struct seclvl_module_event */
 };
 
 struct seclvl_event {
@@ -66,6 +86,13 @@ struct seclvl_event {
 	__u32 pid;		/* the thread's, as the LSM logs */
 	__s64 syscall;		/* -1 outside a system call */
 	char comm[16];
+};
+
+/* A module image refused by its digest; file is "" for init_module(2). */
+struct seclvl_module_event {
+	struct seclvl_event e;	/* kind SECLVL_EVENT_MODULE, a, b as DENIED */
+	__u8 digest[SECLVL_DIGEST_SIZE];
+	char file[64];		/* the file's name, without its directory */
 };
 
 #define SECLVL_PIN_DIR "/sys/fs/bpf/seclvl"
