@@ -30,6 +30,7 @@
 
 #include <linux/bpf.h>
 
+#include "modsum.h"
 #include "sha256.h"
 
 #define SECLVL_DIR "/sys/kernel/security/seclvl"
@@ -39,6 +40,12 @@
 #define MAX_RULES 64
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MODULES_FILE SECLVL_DIR "/modules"
+/* The BPF backend's list of module images: its view, and the map. */
+#define BPF_MODULES_FILE BPF_DIR "/modules"
+#define BPF_MODULE_LIST BPF_DIR "/module_list"
+#define BPF_MODULE_LOADS BPF_DIR "/module_loads"
+#define DIGEST_SIZE 32
+#define MODULE_NAME_LEN 56	/* struct seclvl_module, bpf/seclvl_bpf.h */
 #define MAX_MODULE_LINES 64
 
 enum exit_code {
@@ -141,6 +148,9 @@ static int write_text(const char *path, const char *text)
 	return err;
 }
 
+/* The list of module images to read: the LSM's, or the BPF backend's. */
+static const char *modules_file = MODULES_FILE;
+
 static int load_state(struct state *st)
 {
 	char buf[8192], *line, *save = NULL;
@@ -152,6 +162,7 @@ static int load_state(struct state *st)
 			return unavailable();
 		st->bpf = true;
 		dir = BPF_DIR;
+		modules_file = BPF_MODULES_FILE;
 	}
 	snprintf(buf, sizeof(buf), "%s/level", dir);
 	if (read_text(buf, buf, sizeof(buf)) <= 0) {
@@ -309,6 +320,96 @@ static int bpf_raise(int level)
 	return err;
 }
 
+static int bpf_obj_get(const char *path)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	return syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+}
+
+/*
+ * The BPF backend takes the level above 0 only with its list of module
+ * images frozen (BPF_MAP_FREEZE): freeze it when this raise takes the
+ * level from 0.  A failure is the raise program's to report (EBUSY).
+ */
+static void bpf_freeze_list(int from, int to)
+{
+	union bpf_attr attr;
+	int fd;
+
+	if (from != 0 || to <= 0)
+		return;
+	fd = bpf_obj_get(BPF_MODULE_LIST);
+	if (fd < 0)
+		return;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	syscall(SYS_bpf, BPF_MAP_FREEZE, &attr, sizeof(attr));
+	close(fd);
+}
+
+static unsigned char hex_value(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* One entry of the BPF backend's list; 0 or the errno. */
+static int bpf_list_digest(const char *hex, const char *name)
+{
+	unsigned char key[DIGEST_SIZE];
+	char value[MODULE_NAME_LEN] = "";
+	union bpf_attr attr;
+	unsigned int i;
+	int fd, err = 0;
+
+	/* @hex is 64 hex digits: is_digest() or digest_fd() made sure. */
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = hex_value(hex[2 * i]) << 4 | hex_value(hex[2 * i + 1]);
+	snprintf(value, sizeof(value), "%s", name);
+	fd = bpf_obj_get(BPF_MODULE_LIST);
+	if (fd < 0)
+		return errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)key;
+	attr.value = (unsigned long)value;
+	attr.flags = BPF_NOEXIST;
+	if (syscall(SYS_bpf, BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr)))
+		err = errno;
+	close(fd);
+	/* A full hash map says E2BIG. */
+	return err == E2BIG ? ENOSPC : err;
+}
+
+/* Every entry of a pinned map of the BPF backend's; 0 or the errno. */
+static int bpf_empty_map(const char *pin)
+{
+	unsigned char key[DIGEST_SIZE];
+	union bpf_attr attr;
+	int fd = bpf_obj_get(pin), err = 0;
+
+	if (fd < 0)
+		return errno;
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		attr.next_key = (unsigned long)key;
+		if (syscall(SYS_bpf, BPF_MAP_GET_NEXT_KEY, &attr, sizeof(attr))) {
+			err = errno == ENOENT ? 0 : errno;
+			break;
+		}
+		attr.key = (unsigned long)key;
+		if (syscall(SYS_bpf, BPF_MAP_DELETE_ELEM, &attr, sizeof(attr))) {
+			err = errno;
+			break;
+		}
+	}
+	close(fd);
+	return err;
+}
+
 static int cmd_raise(const struct state *st, const char *arg)
 {
 	char text[8];
@@ -319,9 +420,16 @@ static int cmd_raise(const struct state *st, const char *arg)
 		return EXIT_USAGE;
 	}
 	snprintf(text, sizeof(text), "%d\n", level);
+	if (st->bpf)
+		bpf_freeze_list(st->level, level);
 	err = st->bpf ? bpf_raise(level) : write_text(SECLVL_DIR "/level", text);
 	if (!err)
 		return EXIT_OK;
+	if (err == EBUSY && st->bpf) {
+		error("the BPF backend's list of module images (%s) %s",
+		      BPF_MODULE_LIST, "could not be frozen: the level is unchanged");
+		return EXIT_REFUSED;
+	}
 	if (err == EPERM || err == EACCES) {
 		if (geteuid())
 			return not_root("raising the level");
@@ -420,99 +528,8 @@ static int cmd_escape(const struct state *st, const char *arg)
 /* /etc/seclvl.conf, checked in full before anything is changed. */
 /*
  * modules: the list of module images the kernel loads while the modules
- * restriction applies, by SHA-256.  A module may reach the kernel as its
- * file (finit_module) or, compressed, as the image kmod decompressed
- * itself (init_module): both digests are listed.
+ * restriction applies, by SHA-256 (modsum.c computes them).
  */
-static const struct {
-	const char *suffix, *tool;
-} compressions[] = {
-	{ ".ko.xz", "xz" }, { ".ko.zst", "zstd" }, { ".ko.gz", "gzip" },
-};
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-static const char *decompressor(const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(compressions); i++)
-		if (ends_with(path, compressions[i].suffix))
-			return compressions[i].tool;
-	return NULL;
-}
-
-static bool is_module_file(const char *path)
-{
-	return ends_with(path, ".ko") || decompressor(path);
-}
-
-/* The digest of what @fd gives until its end; 0 or the errno. */
-static int digest_fd(int fd, char hex[SHA256_HEX + 1])
-{
-	static char buf[1 << 16];
-	struct sha256 s;
-	ssize_t n;
-
-	sha256_init(&s);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		sha256_update(&s, buf, n);
-	if (n < 0)
-		return errno;
-	sha256_hex(&s, hex);
-	return 0;
-}
-
-/* The digest of @path's decompressed image, by "TOOL -dc PATH". */
-static int digest_decompressed(const char *path, const char *tool,
-			       char hex[SHA256_HEX + 1])
-{
-	int pipefd[2], status, err;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return errno;
-	pid = fork();
-	if (pid < 0) {
-		err = errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return err;
-	}
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		execlp(tool, tool, "-dc", path, (char *)NULL);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	err = digest_fd(pipefd[0], hex);
-	close(pipefd[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return errno;
-	if (!err && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		err = WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
-		      ENOENT : EIO;
-	return err;
-}
-
-/* A module's name from its file: "kernel/fs/minix/minix.ko.xz" -> minix. */
-static void module_name(const char *path, char *name, size_t size)
-{
-	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t i;
-
-	snprintf(name, size, "%s", b);
-	name[strcspn(name, ".")] = '\0';
-	for (i = 0; name[i]; i++)
-		if (name[i] == '-')
-			name[i] = '_';
-}
-
 struct pin {
 	int added, listed, failed;
 };
@@ -526,7 +543,7 @@ static int pin_digest(const struct state *st, const char *hex,
 
 	snprintf(text, sizeof(text), "sha256:%s%s%s\n", hex, name[0] ? " " : "",
 		 name);
-	err = write_text(MODULES_FILE, text);
+	err = st->bpf ? bpf_list_digest(hex, name) : write_text(MODULES_FILE, text);
 	if (!err) {
 		p->added++;
 		return EXIT_OK;
@@ -544,11 +561,13 @@ static int pin_digest(const struct state *st, const char *hex,
 		return EXIT_REFUSED;
 	}
 	if (err == ENOENT) {
-		error("this kernel's seclvl has no list of modules (%s)",
-		      MODULES_FILE);
+		error("this %s has no list of modules (%s)",
+		      st->bpf ? "BPF backend" : "kernel's seclvl",
+		      st->bpf ? BPF_MODULE_LIST : MODULES_FILE);
 		return EXIT_UNAVAILABLE;
 	}
-	error("cannot write %s: %s", MODULES_FILE, strerror(err));
+	error("cannot write %s: %s", st->bpf ? BPF_MODULE_LIST : MODULES_FILE,
+	      strerror(err));
 	return EXIT_IO;
 }
 
@@ -664,15 +683,23 @@ static int pin_loaded(const struct state *st, struct pin *p)
 /* An empty line empties the list. */
 static int clear_modules(const struct state *st)
 {
-	int err = write_text(MODULES_FILE, "\n");
+	int err;
 
+	if (st->bpf) {
+		err = bpf_empty_map(BPF_MODULE_LIST);
+		if (!err)
+			err = bpf_empty_map(BPF_MODULE_LOADS);
+	} else {
+		err = write_text(MODULES_FILE, "\n");
+	}
 	if (!err)
 		return EXIT_OK;
 	if (err == EPERM || err == EACCES)
 		return frozen_refusal(st, "the list of modules",
 				      "emptying the list of modules",
 				      "empty it at level 0, before raising it");
-	error("cannot write %s: %s", MODULES_FILE, strerror(err));
+	error("cannot write %s: %s", st->bpf ? BPF_MODULE_LIST : MODULES_FILE,
+	      strerror(err));
 	return err == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
 }
 
@@ -681,10 +708,10 @@ static int show_modules(bool json)
 	char line[256], hex[SHA256_HEX + 8], name[64];
 	long loads;
 	int n = 0;
-	FILE *f = fopen(MODULES_FILE, "re");
+	FILE *f = fopen(modules_file, "re");
 
 	if (!f) {
-		error("cannot read %s: %s", MODULES_FILE, strerror(errno));
+		error("cannot read %s: %s", modules_file, strerror(errno));
 		return errno == ENOENT ? EXIT_UNAVAILABLE : EXIT_IO;
 	}
 	if (json)
@@ -732,11 +759,6 @@ static int cmd_modules(const struct state *st, int argc, char **argv)
 	char dir[PATH_MAX];
 	int i, ret = EXIT_OK;
 
-	if (st->bpf) {
-		error("the BPF backend takes no list of modules: %s",
-		      "from level 1 it refuses every module load");
-		return EXIT_UNAVAILABLE;
-	}
 	if (argc == 0 || (argc == 1 && !strcmp(argv[0], "--json")))
 		return show_modules(argc == 1);
 	if (argc == 1 && !strcmp(argv[0], "clear"))
@@ -780,18 +802,6 @@ struct conf {
 	char modules[MAX_MODULE_LINES][4096];	/* sha256:HEX or a file */
 	int nr_modules;
 };
-
-static bool is_digest(const char *s)
-{
-	size_t i;
-
-	if (strncmp(s, "sha256:", 7) || strlen(s) != 7 + SHA256_HEX)
-		return false;
-	for (i = 7; s[i]; i++)
-		if (!strchr("0123456789abcdefABCDEF", s[i]))
-			return false;
-	return true;
-}
 
 static int find_rule(const struct state *st, const char *name)
 {
@@ -917,7 +927,7 @@ static bool listed(const char *hex)
 {
 	char line[256];
 	bool ret = false;
-	FILE *f = fopen(MODULES_FILE, "re");
+	FILE *f = fopen(modules_file, "re");
 
 	while (f && !ret && fgets(line, sizeof(line), f))
 		ret = !strncasecmp(line + 7, hex, SHA256_HEX);
@@ -989,11 +999,6 @@ static int cmd_apply(const struct state *st, const char *path)
 	}
 	if (st->bpf && c.has_escape) {
 		error("the BPF backend has no emergency escape: remove 'escape' from %s",
-		      path);
-		return EXIT_REFUSED;
-	}
-	if (st->bpf && c.nr_modules) {
-		error("the BPF backend takes no list of modules: remove 'module' from %s",
 		      path);
 		return EXIT_REFUSED;
 	}

@@ -8,7 +8,8 @@
  *   seclvl-bpf log
  *
  * "load" checks that the kernel can enforce the programs, loads them,
- * pins their links and state under /sys/fs/bpf/seclvl and exits; the
+ * pins their links and state under /sys/fs/bpf/seclvl, lists the module
+ * images of the configuration's "module" lines and exits; the
  * kernel enforces them from then on.  It fails, and leaves nothing
  * behind, when anything would make the backend a silent no-op.
  *
@@ -34,6 +35,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "modsum.h"
 #include "seclvl_bpf.h"
 #include "seclvl.skel.h"
 
@@ -46,6 +48,11 @@
 #define LEVEL_PIN SECLVL_PIN_DIR "/level"
 #define POLICY_PIN SECLVL_PIN_DIR "/policy"
 #define EVENTS_PIN SECLVL_PIN_DIR "/events"
+#define MODULES_PIN SECLVL_PIN_DIR "/modules"
+#define MODULE_LIST_PIN SECLVL_PIN_DIR "/module_list"
+#define MODULE_LOADS_PIN SECLVL_PIN_DIR "/module_loads"
+/* As seclvlctl's: module lines in one configuration. */
+#define MAX_MODULE_LINES 256
 
 static const struct seclvl_rule rules[SECLVL_NR_RESTRICTIONS] = {
 #define SECLVL_RESTRICTION(id, rule_name, rule_level) \
@@ -171,7 +178,7 @@ static int set_state(int fd, __u32 slot, __s64 value)
 static int write_state(struct seclvl *skel, int level)
 {
 	int fd = bpf_map__fd(skel->maps.seclvl_state);
-	__u32 state_id, denials_id, stepping_id;
+	__u32 state_id, denials_id, stepping_id, modules_id, loads_id;
 	struct stat st;
 	int ret;
 
@@ -184,6 +191,11 @@ static int write_state(struct seclvl *skel, int level)
 		ret = map_id(bpf_map__fd(skel->maps.seclvl_stepping_back),
 			     &stepping_id);
 	if (!ret)
+		ret = map_id(bpf_map__fd(skel->maps.seclvl_modules), &modules_id);
+	if (!ret)
+		ret = map_id(bpf_map__fd(skel->maps.seclvl_module_loads),
+			     &loads_id);
+	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_LEVEL, level);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_PIN_INO, st.st_ino);
@@ -195,6 +207,10 @@ static int write_state(struct seclvl *skel, int level)
 		ret = set_state(fd, SECLVL_STATE_DENIALS_ID, denials_id);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_STEPPING_ID, stepping_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_MODULES_ID, modules_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_LOADS_ID, loads_id);
 	if (!ret && bpf_map_freeze(fd))
 		ret = -errno;
 	return ret;
@@ -256,7 +272,7 @@ static int attach_iter(struct bpf_program *prog, struct bpf_map *map,
 
 /*
  * Attach every hook and pin its link under its program's name, then pin
- * the raise program and the two views.  The links stay open until the
+ * the raise program, the list of module images and the three views.  The links stay open until the
  * loader exits; by then the pins hold them.
  */
 static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
@@ -271,8 +287,8 @@ static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
 		if (!bpf_program__autoattach(prog) ||
 		    bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL)
 			continue;
-		/* Room for this link and the two views'. */
-		if (n + 3 > max) {
+		/* Room for this link and the three views'. */
+		if (n + 4 > max) {
 			error("more programs than the loader has room for");
 			return -E2BIG;
 		}
@@ -298,6 +314,16 @@ static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
 		ret = attach_iter(skel->progs.seclvl_show_policy,
 				  skel->maps.seclvl_denials, POLICY_PIN,
 				  &links[n++]);
+	/* Pinned maps are mode 0600: only root lists modules. */
+	if (!ret)
+		ret = bpf_map__pin(skel->maps.seclvl_modules, MODULE_LIST_PIN);
+	if (!ret)
+		ret = bpf_map__pin(skel->maps.seclvl_module_loads,
+				   MODULE_LOADS_PIN);
+	if (!ret)
+		ret = attach_iter(skel->progs.seclvl_show_modules,
+				  skel->maps.seclvl_modules, MODULES_PIN,
+				  &links[n++]);
 	if (ret)
 		error("pinning the raise program and the views: %s",
 		      strerror(-ret));
@@ -322,6 +348,26 @@ static void unpin_all(void)
 		closedir(dir);
 	}
 	rmdir(SECLVL_PIN_DIR);
+}
+
+/*
+ * The raise program takes the level above 0 only with the list of module
+ * images frozen: freeze it first, when the raise would take it from 0
+ * (so that a refused raise leaves the list open).  A failure is left to
+ * the raise program to report (-EBUSY): a concurrent raise may have
+ * frozen it, and a frozen map no longer opens for writing.
+ */
+static void freeze_list(int level, int before)
+{
+	int fd;
+
+	if (level <= 0 || before != 0)
+		return;
+	fd = bpf_obj_get(MODULE_LIST_PIN);
+	if (fd < 0)
+		return;
+	bpf_map_freeze(fd);
+	close(fd);
 }
 
 /* Run the pinned raise program; returns 0 or a negative errno. */
@@ -420,11 +466,19 @@ static int parse_policy(const char *arg, int *rule_level)
 	return set_policy(name, eq + 1, rule_level);
 }
 
+/* The module lines of a seclvl.conf: files or sha256:HEX. */
+struct module_lines {
+	char line[MAX_MODULE_LINES][PATH_MAX];
+	int nr;
+};
+
 /*
- * The policy lines of a seclvl.conf (seclvlctl(8)); seclvlctl apply reads
- * the rest of it, and checks it all, after the backend is loaded.
+ * The policy and module lines of a seclvl.conf (seclvlctl(8));
+ * seclvlctl apply reads the rest of it, and checks it all, after the
+ * backend is loaded.
  */
-static int read_config(const char *path, int *rule_level)
+static int read_config(const char *path, int *rule_level,
+		       struct module_lines *mods)
 {
 	char line[4096], kw[16], name[64], value[16], extra[2];
 	int n = 0, fields, ret = 0;
@@ -439,10 +493,23 @@ static int read_config(const char *path, int *rule_level)
 		line[strcspn(line, "#\n")] = '\0';
 		fields = sscanf(line, "%15s %63s %15s %1s", kw, name, value, extra);
 		if (fields > 0 && !strcmp(kw, "module")) {
-			error("%s:%d: the BPF backend takes no list of modules %s",
-			      path, n, "(from level 1 it refuses every load)");
-			ret = -1;
-			break;
+			char m[PATH_MAX], more[2];
+
+			if (sscanf(line, "%*s %4095s %1s", m, more) != 1 ||
+			    (!is_digest(m) &&
+			     (m[0] != '/' || !is_module_file(m)))) {
+				error("%s:%d: expected 'module FILE' (an absolute path to a %s) %s",
+				      path, n, ".ko, .ko.xz, .ko.zst or .ko.gz",
+				      "or 'module sha256:HEX'");
+				ret = -1;
+			} else if (mods->nr == MAX_MODULE_LINES) {
+				error("%s:%d: more than %d module lines", path, n,
+				      MAX_MODULE_LINES);
+				ret = -1;
+			} else {
+				snprintf(mods->line[mods->nr++], PATH_MAX, "%s", m);
+			}
+			continue;
 		}
 		if (fields <= 0 || strcmp(kw, "policy"))
 			continue;
@@ -457,9 +524,75 @@ static int read_config(const char *path, int *rule_level)
 	return ret;
 }
 
+/* One entry of the list; one already there counts as done. */
+static int list_digest(int fd, const char *hex, const char *name)
+{
+	__u8 key[SECLVL_DIGEST_SIZE];
+	struct seclvl_module value = {};
+	unsigned int i, byte;
+
+	for (i = 0; i < sizeof(key); i++) {
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			return -EINVAL;
+		key[i] = byte;
+	}
+	snprintf(value.name, sizeof(value.name), "%s", name);
+	if (bpf_map_update_elem(fd, key, &value, BPF_NOEXIST) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* The digest of the file @path as it is; 0 or a negative errno. */
+static int file_digest(const char *path, char hex[SHA256_HEX + 1])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = -digest_fd(fd, hex);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The configuration's module lines, as seclvlctl modules pin lists them:
+ * a file by its digest, and a compressed one also by its image's.
+ */
+static int list_modules(struct seclvl *skel, const struct module_lines *mods)
+{
+	int fd = bpf_map__fd(skel->maps.seclvl_modules), i, ret = 0;
+	char hex[SHA256_HEX + 1], name[SECLVL_MODULE_NAME_LEN];
+	const char *m, *tool;
+
+	for (i = 0; !ret && i < mods->nr; i++) {
+		m = mods->line[i];
+		if (is_digest(m)) {
+			ret = list_digest(fd, m + 7, "");
+			continue;
+		}
+		module_name(m, name, sizeof(name));
+		tool = decompressor(m);
+		ret = file_digest(m, hex);
+		if (!ret)
+			ret = list_digest(fd, hex, name);
+		if (!ret && tool) {
+			ret = -digest_decompressed(m, tool, hex);
+			if (!ret)
+				ret = list_digest(fd, hex, name);
+		}
+		if (ret)
+			error("listing the module image %s: %s%s", m, strerror(-ret),
+			      tool && ret == -ENOENT ? " (or its decompressor)" : "");
+	}
+	if (!ret && mods->nr)
+		printf("seclvl-bpf: %d module lines listed\n", mods->nr);
+	return ret;
+}
+
 static int cmd_load(int argc, char **argv)
 {
 	int rule_level[SECLVL_NR_RESTRICTIONS], level = 0, ret, i;
+	static struct module_lines mods;
 	struct bpf_link *links[64] = {};
 	struct seclvl *skel;
 
@@ -473,7 +606,7 @@ static int cmd_load(int argc, char **argv)
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
-			if (read_config(argv[++i], rule_level))
+			if (read_config(argv[++i], rule_level, &mods))
 				return 2;
 		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc) {
 			if (parse_policy(argv[++i], rule_level))
@@ -502,6 +635,7 @@ static int cmd_load(int argc, char **argv)
 			skel->rodata->seclvl_rules[i].level = rule_level[i];
 	bpf_program__set_autoattach(skel->progs.seclvl_show_level, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_show_policy, false);
+	bpf_program__set_autoattach(skel->progs.seclvl_show_modules, false);
 	ret = seclvl__load(skel);
 	if (ret) {
 		error("loading the programs: %s (%s)", strerror(-ret),
@@ -526,7 +660,10 @@ static int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	ret = attach_and_pin(skel, links, ARRAY_SIZE(links));
+	if (!ret)
+		ret = list_modules(skel, &mods);
 	if (!ret && level > 0) {
+		freeze_list(level, 0);
 		ret = raise_to(level);
 		if (ret)
 			error("raising to %d: %s", level, strerror(-ret));
@@ -563,7 +700,13 @@ static int cmd_raise(const char *arg)
 		error("not loaded (no %s): run 'seclvl-bpf load' first", LEVEL_PIN);
 		return 3;
 	}
+	freeze_list(level, before);
 	ret = raise_to(level);
+	if (ret == -EBUSY) {
+		error("level %d refused: the list of module images (%s) %s",
+		      level, MODULE_LIST_PIN, "could not be frozen");
+		return 1;
+	}
 	if (ret == -EPERM) {
 		error("level %d refused: the level is %d%s", level, read_level(),
 		      before < 0 ? ", which cannot be raised" :
@@ -663,6 +806,28 @@ static bool log_allowed(struct log_state *st, int r)
 	return false;
 }
 
+/* A module image refused by its digest, worded as the LSM's. */
+static int log_module(struct log_state *st, const void *data, size_t size,
+		      const char *comm)
+{
+	const struct seclvl_module_event *me = data;
+	char file[sizeof(me->file) + 1], hex[2 * SECLVL_DIGEST_SIZE + 1];
+	char what[sizeof(file) + sizeof(hex) + 48];
+	int i;
+
+	if (size < sizeof(*me))
+		return 0;
+	memcpy(file, me->file, sizeof(me->file));
+	file[sizeof(me->file)] = '\0';
+	for (i = 0; i < SECLVL_DIGEST_SIZE; i++)
+		sprintf(hex + 2 * i, "%02x", me->digest[i]);
+	snprintf(what, sizeof(what), "module load %s%s, sha256:%s, not listed",
+		 file[0] ? "of " : "from memory", file, hex);
+	log_record(st, "<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
+		   rules[me->e.a].name, me->e.b, what, me->e.pid, comm);
+	return 0;
+}
+
 static int log_event(void *ctx, void *data, size_t size)
 {
 	const struct seclvl_event *e = data;
@@ -678,9 +843,11 @@ static int log_event(void *ctx, void *data, size_t size)
 			   e->a, e->b, e->pid, comm);
 		return 0;
 	}
-	if (e->kind != SECLVL_EVENT_DENIED || e->a < 0 ||
-	    e->a >= SECLVL_NR_RESTRICTIONS || !log_allowed(st, e->a))
+	if ((e->kind != SECLVL_EVENT_DENIED && e->kind != SECLVL_EVENT_MODULE) ||
+	    e->a < 0 || e->a >= SECLVL_NR_RESTRICTIONS || !log_allowed(st, e->a))
 		return 0;
+	if (e->kind == SECLVL_EVENT_MODULE)
+		return log_module(st, data, size, comm);
 	if (e->syscall >= 0 && e->syscall < (long long)ARRAY_SIZE(syscall_names) &&
 	    syscall_names[e->syscall])
 		snprintf(call, sizeof(call), "%s()", syscall_names[e->syscall]);
