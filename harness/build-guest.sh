@@ -32,6 +32,10 @@ printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp -a "$GUEST/selftests/seclvl" "$GUEST/selftests/lsm" "$root/selftests/"
 cp "$GUEST"/test_module/*.ko "$root/lib/seclvl/"
+# Compressed as kbuild's modules_install does it: the kernel decompresses.
+xz --check=crc32 --lzma2=dict=1MiB -c "$GUEST/test_module/seclvl_test_list_xz.ko" \
+	> "$root/lib/seclvl/seclvl_test_list_xz.ko.xz"
+rm "$root/lib/seclvl/seclvl_test_list_xz.ko"
 cp "$GUEST/seclvlctl" "$root/sbin/seclvlctl"
 cp "$GUEST/seclvl_bench" "$root/bench/"
 cp "$GUEST/seclvl_true" "$root/bin/"

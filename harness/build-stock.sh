@@ -65,9 +65,16 @@ done | awk '!seen[$0]++' | while read -r ko; do
 	xz -dc "$ko" > "$root/lib/stock/$name.ko"
 	echo "$name" >> "$root/lib/stock/order"
 done
-for m in crc7 crc8; do
+# For the list of module images (stock-modules, modules_test): Debian's own
+# small modules with no users; one stays xz-compressed, as Debian ships it.
+for m in crc7 crc8 nls_cp437 nls_cp737 nls_cp850 nls_cp852 minix nls_cp775; do
 	ko=$(find "$img/lib/modules/$kver" -name "$m.ko.xz")
-	xz -dc "$ko" > "$root/lib/seclvl/$m.ko"
+	[ -n "$ko" ] || die "$m.ko.xz is not in $kver's modules"
+	if [ $m = nls_cp775 ]; then
+		cp "$ko" "$root/lib/seclvl/"
+	else
+		xz -dc "$ko" > "$root/lib/seclvl/$m.ko"
+	fi
 done
 cp "$STOCK/bpf/seclvl-bpf" "$root/sbin/seclvl-bpf"
 cp "$TOP"/harness/guest/scenarios/*.sh "$root/scenarios/"

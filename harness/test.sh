@@ -24,6 +24,7 @@ scenarios=(
 	"stock1||stock"
 	"stock2||stock"
 	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"
+	"stock-modules||stock"
 	"tiny||tiny"
 	"debian-lsm-2||debian"
 	"debian-lsm-1||debian"

@@ -175,6 +175,10 @@ stock_setup() {
 	done
 	mount -t bpf -o nosuid,nodev,noexec bpf /sys/fs/bpf
 	export SECLVL_MOD_LOAD=crc7 SECLVL_MOD_UNLOAD=crc8
+	export SECLVL_LIST_finit=nls_cp437 SECLVL_LIST_init=nls_cp737 \
+		SECLVL_LIST_xz=nls_cp775 SECLVL_LIST_modified=nls_cp850 \
+		SECLVL_LIST_unlisted=nls_cp852 SECLVL_LIST_autoload=minix \
+		SECLVL_AUTOLOAD_FS=minix
 	LEVEL_FILE=/sys/fs/bpf/seclvl/level
 	POLICY_FILE=/sys/fs/bpf/seclvl/policy
 	echo "# stock kernel $(uname -r), LSMs $(cat /sys/kernel/security/lsm)" >&3

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The list of module images: four test modules listed at level 0 (one of
-# them changed afterwards), a modprobe that loads the autoload one, then
-# level 1: listed images load, others are refused with their digest.
+# The list of module images: five test modules listed at level 0 (one
+# xz-compressed, one changed afterwards), a modprobe that loads the
+# autoload one, then level 1: listed images load, others are refused with
+# their digest.
 prepare
 default_policy
 # --all and --loaded read /lib/modules/RELEASE, which this guest has not:
@@ -31,13 +32,15 @@ expect_exit 0 seclvlctl modules pin /lib/seclvl/seclvl_test_list_finit.ko
 out_has "1 added, 0 already listed"
 expect_exit 0 seclvlctl modules pin /lib/seclvl/seclvl_test_list_finit.ko
 out_has "0 added, 1 already listed"
+expect_exit 0 seclvlctl modules pin /lib/seclvl/seclvl_test_list_xz.ko.xz
+out_has "2 added, 0 already listed"
 expect_exit 2 seclvlctl modules pin /etc/passwd
 expect_exit 0 seclvlctl modules --json
 out_has '"name": "seclvl_test_list_finit", "loads": 0'
 check "a second entry for the same image is refused" sh -c \
 	"! echo \"sha256:\$(sha256sum /lib/seclvl/seclvl_test_list_init.ko | cut -c1-64)\" > $SECLVL/modules"
 check "the list reads back, with no loads" sh -c \
-	"[ \$(grep -c '^sha256:[0-9a-f]\{64\} seclvl_test_list_[a-z]* 0\$' $SECLVL/modules) -eq 4 ]"
+	"[ \$(grep -c '^sha256:[0-9a-f]\{64\} seclvl_test_list_[a-z]* 0\$' $SECLVL/modules) -eq 6 ]"
 check "change a listed file" sh -c \
 	'printf "\0" >> /lib/seclvl/seclvl_test_list_modified.ko'
 cat > /run/seclvl/modprobe <<'SH'
@@ -63,6 +66,7 @@ check "each listed image was loaded once" sh -c \
 	"grep -q 'seclvl_test_list_finit 1\$' $SECLVL/modules &&
 	 grep -q 'seclvl_test_list_init 1\$' $SECLVL/modules &&
 	 grep -q 'seclvl_test_list_autoload 1\$' $SECLVL/modules &&
+	 grep -q 'seclvl_test_list_xz 1\$' $SECLVL/modules &&
 	 grep -q 'seclvl_test_list_modified 0\$' $SECLVL/modules"
 expect_exit 0 seclvlctl modules
 out_has "seclvl_test_list_finit  *1$"

@@ -85,8 +85,11 @@ TEST_F(bpf, pin_modes)
 	EXPECT_EQ(0755, mode_of(BPF_DIR));
 	EXPECT_EQ(0644, mode_of(BPF_LEVEL_FILE));
 	EXPECT_EQ(0644, mode_of(BPF_POLICY_FILE));
+	EXPECT_EQ(0644, mode_of(BPF_DIR "/modules"));
 	EXPECT_EQ(0600, mode_of(BPF_RAISE_PIN));
 	EXPECT_EQ(0600, mode_of(LINK_PIN));
+	EXPECT_EQ(0600, mode_of(BPF_DIR "/module_list"));
+	EXPECT_EQ(0600, mode_of(BPF_DIR "/module_loads"));
 }
 
 TEST_F(bpf, load_lsm_program)
@@ -144,19 +147,96 @@ TEST_F(bpf, map_fd_by_id)
 			EXPECT_EQ(-1, bpf_map_update_elem(fd, &key, &zero, 0));
 			EXPECT_EQ(EPERM, errno);
 		}
+		/* Names are cut to 15 characters. */
 		if (!strcmp(info.name, "seclvl_state") ||
 		    !strcmp(info.name, "seclvl_denials") ||
-		    !strcmp(info.name, "seclvl_stepping"))
+		    !strcmp(info.name, "seclvl_stepping") ||
+		    !strcmp(info.name, "seclvl_modules") ||
+		    !strcmp(info.name, "seclvl_module_l"))
 			ours++;
 		close(fd);
 	}
 	if (raised()) {
 		EXPECT_EQ(0, ours);
-		EXPECT_EQ(3, refused_ours);
+		EXPECT_EQ(5, refused_ours);
 	} else {
-		EXPECT_EQ(3, ours);
+		EXPECT_EQ(5, ours);
 		EXPECT_EQ(0, refused_ours);
 	}
+}
+
+#define MODULE_LIST_PIN BPF_DIR "/module_list"
+#define MODULE_LOADS_PIN BPF_DIR "/module_loads"
+
+/*
+ * A program that adds an entry to the map @map_fd names: the list of
+ * module images is read-only to programs, whoever holds a descriptor.
+ */
+static int load_list_writer(int map_fd)
+{
+	const struct bpf_insn insns[] = {
+		/* key and value: 64 zero bytes at fp-64 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -8 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -16 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -24 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -32 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -40 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -48 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -56 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = 10, .off = -64 },
+		/* r1 = the map */
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd },
+		{ 0 },
+		/* r2 = r3 = fp - 64; r4 = BPF_ANY */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -64 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 2 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 4 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_update_elem },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "attack", "GPL",
+			     insns, ARRAY_SIZE(insns), NULL);
+}
+
+/*
+ * The list of module images: frozen before any raise above 0, read-only
+ * to programs, and from level 1 no descriptor of it or its counts at all
+ * (an iterator program could write its values with a read-only one).
+ */
+TEST_F(bpf, module_list)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, ro, .file_flags = BPF_F_RDONLY);
+	__u8 key[32] = { 0x5e, 0xed };
+	char value[56] = "bpf_test";
+	int fd = bpf_obj_get(MODULE_LIST_PIN), err = errno;
+
+	if (raised()) {
+		EXPECT_EQ(-1, fd);
+		EXPECT_EQ(EPERM, err);
+		EXPECT_EQ(-1, opened(bpf_obj_get_opts(MODULE_LIST_PIN, &ro)));
+		EXPECT_EQ(EPERM, errno);
+		EXPECT_EQ(-1, opened(bpf_obj_get(MODULE_LOADS_PIN)));
+		EXPECT_EQ(EPERM, errno);
+		return;
+	}
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(err));
+	ASSERT_EQ(0, bpf_map_update_elem(fd, key, value, BPF_NOEXIST))
+		TH_LOG("%s (frozen at level <= 0?)", strerror(errno));
+	/* libbpf returns the negative errno. */
+	EXPECT_EQ(-EEXIST, bpf_map_update_elem(fd, key, value, BPF_NOEXIST));
+	/* Not frozen: the raise program refuses to go above 0. */
+	EXPECT_EQ(EBUSY, bpf_raise(1));
+	EXPECT_GE(0, current_level());
+	/* Not written by a program, even one given a descriptor that writes. */
+	EXPECT_EQ(-1, opened(load_list_writer(fd)));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(0, bpf_map_delete_elem(fd, key));
+	close(fd);
 }
 
 TEST_F(bpf, link_update_and_detach)

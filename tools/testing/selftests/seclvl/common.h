@@ -132,21 +132,6 @@ static inline bool module_loaded(const char *name)
 	return found;
 }
 
-/*
- * Whether the in-tree LSM has a list of module images: then a module load
- * is judged by its image, and autoloads are let through.
- */
-static inline bool modules_listed(void)
-{
-	char c;
-	int fd = open(SECLVL_DIR "/modules", O_RDONLY | O_CLOEXEC);
-	bool listed = fd >= 0 && read(fd, &c, 1) == 1;
-
-	if (fd >= 0)
-		close(fd);
-	return listed;
-}
-
 /* Whether the BPF backend enforces the levels here, not the in-tree LSM. */
 static inline bool bpf_backend(void)
 {
@@ -158,6 +143,38 @@ static inline bool bpf_backend(void)
 		bpf = access(SECLVL_DIR, F_OK) && !access(BPF_LEVEL_FILE, F_OK);
 	errno = err;
 	return bpf;
+}
+
+/* The list of module images: securityfs's file, or the BPF backend's view. */
+static inline const char *modules_file(void)
+{
+	return bpf_backend() ? BPF_DIR "/modules" : SECLVL_DIR "/modules";
+}
+
+/*
+ * Whether there is a list of module images: then a module load is judged
+ * by its image, and autoloads are let through.
+ */
+static inline bool modules_listed(void)
+{
+	char c;
+	int fd = open(modules_file(), O_RDONLY | O_CLOEXEC);
+	bool listed = fd >= 0 && read(fd, &c, 1) == 1;
+
+	if (fd >= 0)
+		close(fd);
+	return listed;
+}
+
+/*
+ * A module the tests load: the in-tree tests' own, or, on a kernel they
+ * were not built for, one the scenario names in @env.
+ */
+static inline const char *mod_name(const char *env, const char *fallback)
+{
+	const char *name = getenv(env);
+
+	return name && *name ? name : fallback;
 }
 
 /*

@@ -45,17 +45,7 @@
 
 #define MOD_DIR "/lib/seclvl"
 
-/*
- * The modules to load and to unload, MOD_DIR/NAME.ko: the test modules,
- * or on a kernel they were not built for two small modules of its own.
- */
-static const char *mod_name(const char *env, const char *fallback)
-{
-	const char *name = getenv(env);
-
-	return name && *name ? name : fallback;
-}
-
+/* The modules to load and to unload, MOD_DIR/NAME.ko. */
 #define MOD_LOAD mod_name("SECLVL_MOD_LOAD", "seclvl_test_load")
 #define MOD_UNLOAD mod_name("SECLVL_MOD_UNLOAD", "seclvl_test_unload")
 /* A realtime clock well after any build date, for a guest with no RTC. */
