@@ -103,7 +103,8 @@ def fmt_int(v):
 
 
 def fmt_extra(v):
-    return f"{round(v):+,d}"
+    """One decimal where a whole instruction is a visible share."""
+    return f"{v:+.1f}" if abs(v) < 10 else f"{round(v):+,d}"
 
 
 def main():

@@ -28,9 +28,12 @@ ms=${SECLVL_BENCH_MS:-100}
 for v in "$rounds" "$reps" "$ms"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || die "SECLVL_BENCH_ROUNDS, _REPS and _MS take positive integers (got '$v')"
 done
-[ -f "$ROUT/arch/x86/boot/bzImage" ] && [ -f "$RGUEST/initramfs.cpio" ] ||
+if [ ! -f "$ROUT/arch/x86/boot/bzImage" ] || [ ! -f "$RGUEST/initramfs.cpio" ]; then
 	die "no release kernel or its initramfs: make release"
-[ -f "$STOCK/vmlinuz" ] && [ -f "$STOCK/initramfs.cpio" ] || die "no stock kernel: make stock"
+fi
+if [ ! -f "$STOCK/vmlinuz" ] || [ ! -f "$STOCK/initramfs.cpio" ]; then
+	die "no stock kernel: make stock"
+fi
 "$TOP/harness/deps.sh" gnuplot-nox
 
 out=$BUILD/bench
