@@ -140,7 +140,8 @@ def main():
             return None
         med = statistics.median(meds)
         spread = [abs(v / med - 1) for v in baseline_reps.get((baseline, op), [])]
-        return max(spread) if spread else 0.0
+        # One repetition in one round says nothing of the noise.
+        return max(spread) if len(spread) > 1 else None
 
     # One row per path and configuration:
     # op, config, instructions, extra, extra low, extra high, ratio, low,
