@@ -1634,8 +1634,8 @@ static long seclvl_count_one(struct bpf_map *map, void *key, void *value,
  * by compare-and-swap so that concurrent raisers cannot lower it.  Above
  * 0 only with the list of module images frozen, so that it cannot change
  * from then on; whether it has entries is noted before the level is.
- * Returns 0, -EINVAL for a value outside -1..2, -EBUSY while the list is
- * not frozen, or -EPERM.
+ * Returns 0, -EINVAL for a value outside -1..2, -EPERM for a raise the
+ * rules refuse, or -EBUSY for one they allow while the list is open.
  */
 SEC("syscall")
 int seclvl_raise(struct seclvl_raise_ctx *ctx)
@@ -1643,18 +1643,17 @@ int seclvl_raise(struct seclvl_raise_ctx *ctx)
 	__s64 *p = seclvl_slot(SECLVL_STATE_LEVEL);
 	__s64 *listed = seclvl_slot(SECLVL_STATE_LISTED);
 	int want = ctx->level, i;
+	bool frozen;
 
 	if (!p || !listed)
 		return -EINVAL;
 	if (want < SECLVL_MIN || want > SECLVL_MAX)
 		return -EINVAL;
-	if (want > 0) {
-		/* A direct load: the verifier allows reading a map's fields. */
-		if (!((struct bpf_map *)&seclvl_modules)->frozen)
-			return -EBUSY;
+	/* A direct load: the verifier allows reading a map's fields. */
+	frozen = ((struct bpf_map *)&seclvl_modules)->frozen;
+	if (want > 0 && frozen)
 		*listed = bpf_for_each_map_elem(&seclvl_modules,
 						seclvl_count_one, NULL, 0) > 0;
-	}
 	for (i = 0; i < 64; i++) {
 		/* Reloaded each time: the cmpxchg below is a full barrier. */
 		__s64 cur = *p;
@@ -1663,6 +1662,8 @@ int seclvl_raise(struct seclvl_raise_ctx *ctx)
 			return 0;
 		if (want < cur || cur < 0)
 			return -EPERM;
+		if (want > 0 && !frozen)
+			return -EBUSY;
 		if (__sync_val_compare_and_swap(p, cur, want) == cur) {
 			seclvl_report(SECLVL_EVENT_LEVEL, cur, want);
 			return 0;
