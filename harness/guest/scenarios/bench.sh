@@ -12,12 +12,19 @@ if [ -n "${bench_release:-}" ]; then
 		insmod /lib/stock/$m.ko || notok "insmod $m"
 	done
 fi
+# module_image_1mb: 1 MiB that is not a module, listed wherever seclvl is,
+# so that from level 1 a load of it costs its SHA-256 (and then ENOEXEC).
+bench_image=/run/seclvl-bench-image.ko
+head -c 1048576 /dev/urandom > $bench_image
 if [ -n "${bench_level:-}" ]; then
+	check "list the bench's module image" seclvlctl modules pin $bench_image
 	echo "$bench_level" > $SECLVL/level || notok "raise to $bench_level"
 	check "seclvl at level $bench_level" level_is "$bench_level"
 elif [ -n "${bench_bpf:-}" ]; then
 	stock_setup
-	check "seclvl-bpf load --level $bench_bpf" seclvl-bpf load --level "$bench_bpf"
+	check "seclvl-bpf load" seclvl-bpf load
+	check "list the bench's module image" seclvlctl modules pin $bench_image
+	check "seclvl-bpf raise $bench_bpf" seclvl-bpf raise "$bench_bpf"
 	check "the BPF backend at level $bench_bpf" level_is "$bench_bpf"
 elif [ -n "${bench_stock:-}" ]; then
 	stock_setup

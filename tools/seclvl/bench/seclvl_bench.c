@@ -45,6 +45,9 @@
 
 static const char *dir = "/tmp/seclvl-bench";
 static const char *bdev = "/dev/vda";
+/* 1 MiB, not a module; the bench scenario lists its digest at level 0. */
+static const char *image = "/run/seclvl-bench-image.ko";
+static int image_fd = -1, image_err;
 static char *const true_argv[] = { "/bin/seclvl_true", NULL };
 static char file[256], mnt[256], tree[256];
 static pid_t child;
@@ -152,6 +155,22 @@ static int op_mount_umount(void)
 static int op_open_bdev(void)
 {
 	return open_close(bdev);
+}
+
+/*
+ * A module load of a listed 1 MiB image: from level 1 seclvl hashes it
+ * (the list of module images) and lets it through; the kernel then finds
+ * no module in it.  Below that, and without seclvl, the same load costs
+ * the read and the refusal alone: the difference is the digest's cost.
+ */
+static int op_module_image(void)
+{
+	if (image_fd < 0)
+		return image_err;
+	/* Loaded, which it cannot be, would be a failure too. */
+	if (!syscall(SYS_finit_module, image_fd, "", 0))
+		errno = EEXIST;
+	return errno == ENOEXEC ? 0 : errno;
 }
 
 /*
@@ -341,6 +360,7 @@ static const struct {
 	{ "clock_forward", op_clock_forward, false },
 	{ "mount_umount", op_mount_umount, false },
 	{ "open_bdev_ro", op_open_bdev, false },
+	{ "module_image_1mb", op_module_image, false },
 	{ "source_tree", op_source_tree, true },
 	{ "shell_command", op_shell_command, true },
 };
@@ -385,6 +405,8 @@ static int setup(void)
 	if (fd < 0)
 		return perror(file), -1;
 	close(fd);
+	image_fd = open(image, O_RDONLY | O_CLOEXEC);
+	image_err = errno;
 	/* The ptrace target: a child that waits to be killed. */
 	child = fork();
 	if (child < 0)
