@@ -173,8 +173,14 @@ static struct security_hook_list seclvl_escape_hooks[] __ro_after_init = {
 
 void __init seclvl_add_escape_hooks(void)
 {
-	security_add_hooks(seclvl_escape_hooks, ARRAY_SIZE(seclvl_escape_hooks),
-			   &seclvl_lsmid);
+	security_add_hooks_deferred(seclvl_escape_hooks,
+				    ARRAY_SIZE(seclvl_escape_hooks), &seclvl_lsmid);
+}
+
+void seclvl_enable_escape_hooks(void)
+{
+	security_enable_hooks(seclvl_escape_hooks,
+			      ARRAY_SIZE(seclvl_escape_hooks));
 }
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST

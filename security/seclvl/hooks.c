@@ -2,8 +2,10 @@
 /*
  * seclvl - BSD-style secure levels: the hooks that enforce the policy table
  *
- * Each hook first asks seclvl_enforced(), which at level 0 and -1 is one
- * load and one compare, and only then looks at its arguments.
+ * The hooks are registered switched off and called only from the first
+ * time the level goes above 0 (seclvl_set_level()).  Each first asks
+ * seclvl_enforced(), which at level 0 (after an escape) is one load and
+ * one compare, and only then looks at its arguments.
  *
  * Copyright (C) 2026 The seclvl authors
  */
@@ -76,7 +78,7 @@ static int hook_socket_sendmsg(struct socket *sock, struct msghdr *msg,
 	struct seclvl_task *t;
 
 	/* Nothing reads the mark at level 0 or below, and each send resets it. */
-	if (seclvl_hook_level() <= 0)
+	if (seclvl_current() <= 0)
 		return 0;
 	t = seclvl_task(current);
 	t->netlink_ipc = sock->sk && sock->sk->sk_family == AF_NETLINK &&
@@ -120,13 +122,23 @@ static bool seclvl_unloading(void)
 	       __NR_delete_module;
 }
 
+/* The capabilities a restriction refuses: the hook passes any other at once. */
+#define SECLVL_CAPS (BIT_ULL(CAP_LINUX_IMMUTABLE) | BIT_ULL(CAP_SYS_RAWIO) | \
+		     BIT_ULL(CAP_NET_ADMIN) | BIT_ULL(CAP_SETUID) |	     \
+		     BIT_ULL(CAP_SYS_MODULE))
+
 static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 			int cap, unsigned int opts)
 {
 	enum seclvl_restriction r;
 	const char *name;
-	int level = seclvl_hook_level();
+	int level;
 
+	/* Every capability is below 64: & 63 keeps the shift defined. */
+	BUILD_BUG_ON(CAP_LAST_CAP >= 64);
+	if (!(SECLVL_CAPS & BIT_ULL(cap & 63)))
+		return 0;
+	level = seclvl_current();
 	/* A user namespace administers only what it already owns. */
 	if (level <= 0 || ns != &init_user_ns)
 		return 0;
@@ -535,7 +547,7 @@ static int hook_locked_down(enum lockdown_reason what)
 	const char *reason = NULL;
 	int level;
 
-	if (seclvl_hook_level() <= 0 || what == LOCKDOWN_NONE)
+	if (seclvl_current() <= 0 || what == LOCKDOWN_NONE)
 		return 0;
 	/* A listed image is judged by its digest, which a signature adds to. */
 	if (what == LOCKDOWN_MODULE_SIGNATURE &&
@@ -789,7 +801,7 @@ static int hook_file_open(struct file *file)
 	struct inode *inode = file_inode(file);
 	int level;
 
-	if (seclvl_hook_level() <= 0)
+	if (seclvl_current() <= 0)
 		return 0;
 	if (file->f_mode & FMODE_WRITE) {
 		int err = seclvl_check_write(file, "open for writing");
@@ -1142,7 +1154,7 @@ static int hook_file_ioctl(struct file *file, unsigned int cmd,
 {
 	struct inode *inode = file_inode(file);
 
-	if (seclvl_hook_level() <= 0)
+	if (seclvl_current() <= 0)
 		return 0;
 	/* debugfs: lockdown asked only at open. */
 	if (S_ISREG(inode->i_mode) && inode->i_sb->s_magic == DEBUGFS_MAGIC)
@@ -1166,7 +1178,7 @@ static int hook_uring_cmd(struct io_uring_cmd *ioucmd)
 {
 	struct inode *inode = file_inode(ioucmd->file);
 
-	if (seclvl_hook_level() <= 0)
+	if (seclvl_current() <= 0)
 		return 0;
 	switch (ioucmd->cmd_op) {
 	case BLOCK_URING_CMD_DISCARD:
@@ -1202,7 +1214,7 @@ static int seclvl_check_shared_write(struct file *file)
 static int hook_mmap_file(struct file *file, unsigned long reqprot,
 			  unsigned long prot, unsigned long flags)
 {
-	if (seclvl_hook_level() <= 0 || !file || !(prot & PROT_WRITE) ||
+	if (seclvl_current() <= 0 || !file || !(prot & PROT_WRITE) ||
 	    (flags & MAP_TYPE) == MAP_PRIVATE)
 		return 0;
 	return seclvl_check_shared_write(file);
@@ -1211,7 +1223,7 @@ static int hook_mmap_file(struct file *file, unsigned long reqprot,
 static int hook_file_mprotect(struct vm_area_struct *vma,
 			      unsigned long reqprot, unsigned long prot)
 {
-	if (seclvl_hook_level() <= 0 || !vma->vm_file || !(prot & PROT_WRITE) ||
+	if (seclvl_current() <= 0 || !vma->vm_file || !(prot & PROT_WRITE) ||
 	    !(vma->vm_flags & VM_SHARED))
 		return 0;
 	return seclvl_check_shared_write(vma->vm_file);
@@ -1220,7 +1232,7 @@ static int hook_file_mprotect(struct vm_area_struct *vma,
 /* After open, so that the file's mapping is the block device's. */
 static int hook_file_post_open(struct file *file, int mask)
 {
-	if (seclvl_hook_level() <= 0 || !(file->f_mode & FMODE_WRITE) ||
+	if (seclvl_current() <= 0 || !(file->f_mode & FMODE_WRITE) ||
 	    !S_ISBLK(file_inode(file)->i_mode))
 		return 0;
 	return seclvl_check_bdev_write(file);
@@ -1235,7 +1247,7 @@ static int hook_file_permission(struct file *file, int mask)
 {
 	struct inode *inode = file_inode(file);
 
-	if (seclvl_hook_level() <= 0 || !(mask & MAY_WRITE))
+	if (seclvl_current() <= 0 || !(mask & MAY_WRITE))
 		return 0;
 	if (S_ISBLK(inode->i_mode) || seclvl_is_sg(inode))
 		return seclvl_check_device_write(file);
@@ -1249,7 +1261,7 @@ static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 	umode_t old;
 	int level;
 
-	if (seclvl_hook_level() <= 0)
+	if (seclvl_current() <= 0)
 		return 0;
 	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode)) {
 		int err = seclvl_check_change(inode, inode->i_mapping, dentry,
@@ -1384,8 +1396,13 @@ static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 
 void __init seclvl_add_hooks(void)
 {
-	security_add_hooks(seclvl_hooks, ARRAY_SIZE(seclvl_hooks),
-			   &seclvl_lsmid);
+	security_add_hooks_deferred(seclvl_hooks, ARRAY_SIZE(seclvl_hooks),
+				    &seclvl_lsmid);
+}
+
+void seclvl_enable_hooks(void)
+{
+	security_enable_hooks(seclvl_hooks, ARRAY_SIZE(seclvl_hooks));
 }
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST

@@ -20,8 +20,11 @@ int seclvl_level __read_mostly;
 
 /* Serializes changes of the level, the policy rows and the escape. */
 DEFINE_MUTEX(seclvl_lock);
-/* On from the first time the level goes above 0: see seclvl_hook_level(). */
-DEFINE_STATIC_KEY_FALSE(seclvl_raised);
+/*
+ * The hooks are registered switched off, so that level 0 costs nothing,
+ * and switched on the first time the level goes above 0.
+ */
+static bool seclvl_hooks_on;
 
 static int seclvl_boot_level;
 
@@ -100,9 +103,12 @@ int seclvl_set_level(int new, enum seclvl_origin origin)
 	cur = seclvl_level;
 	err = seclvl_transition(cur, new, origin, privileged);
 	if (!err && new != cur) {
-		/* Once on, the key stays on: the hooks then read the level. */
-		if (new > 0)
-			static_branch_enable(&seclvl_raised);
+		/* Every CPU calls the hooks before any sees the new level. */
+		if (new > 0 && !seclvl_hooks_on) {
+			seclvl_enable_hooks();
+			seclvl_enable_escape_hooks();
+			seclvl_hooks_on = true;
+		}
 		WRITE_ONCE(seclvl_level, new);
 		if (origin == SECLVL_ORIGIN_ESCAPE)
 			pr_alert("level changed from %d to %d by %s (pid %d comm %s)\n",

@@ -108,23 +108,6 @@ static inline int seclvl_current(void)
 	return READ_ONCE(seclvl_level);
 }
 
-DECLARE_STATIC_KEY_FALSE(seclvl_raised);
-
-/**
- * seclvl_hook_level - the secure level a hook decides at
- *
- * Until the level first goes above 0 a static key makes this a jump that
- * is not taken: a hook then costs its call and nothing else.
- *
- * Return: the level, or 0 if it has never been above 0.
- */
-static __always_inline int seclvl_hook_level(void)
-{
-	if (!static_branch_unlikely(&seclvl_raised))
-		return 0;
-	return READ_ONCE(seclvl_level);
-}
-
 /**
  * seclvl_enforced - whether a restriction applies now
  * @r: the restriction
@@ -135,7 +118,7 @@ static __always_inline int seclvl_hook_level(void)
 static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
 					    int *level)
 {
-	*level = seclvl_hook_level();
+	*level = seclvl_current();
 	return *level > 0 && *level >= READ_ONCE(seclvl_rules[r].level);
 }
 
@@ -168,6 +151,7 @@ void __init seclvl_init_rules(void);
 
 /* hooks.c */
 void __init seclvl_add_hooks(void);
+void seclvl_enable_hooks(void);
 
 /* modules.c */
 struct seq_file;
@@ -184,5 +168,6 @@ bool seclvl_escape_inode_ok(umode_t mode, kuid_t uid);
 int seclvl_write_escape(char *buf, size_t len);
 char *seclvl_format_escape(char *buf, size_t size);
 void __init seclvl_add_escape_hooks(void);
+void seclvl_enable_escape_hooks(void);
 
 #endif /* _SECURITY_SECLVL_SECLVL_H */
