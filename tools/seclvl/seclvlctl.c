@@ -30,6 +30,7 @@
 
 #include <linux/bpf.h>
 
+#include "bpfraise.h"
 #include "modsum.h"
 #include "sha256.h"
 
@@ -299,12 +300,29 @@ static bool parse_level(const char *s, int *level)
 	return false;
 }
 
-/* The BPF backend's pinned raise program, run once; 0 or the errno. */
-static int bpf_raise(int level)
+/*
+ * The BPF backend's raise: above 0 its hook programs are attached and
+ * the raise iterator read (bpfraise.c), else its pinned raise program is
+ * run once.  0 or the errno.
+ */
+static int bpf_raise(int from, int level)
 {
+	char what[NAME_MAX + 1] = "";
 	union bpf_attr attr;
-	int fd, err;
+	int fd, err = 0;
 
+	if (level > 0) {
+		/* Not for a raise that cannot go up: it would refuse anyway. */
+		if (from >= 0 && from < level)
+			err = -bpfraise_attach_hooks(BPF_DIR, what,
+						     sizeof(what));
+		if (err) {
+			error("the BPF backend's hook %s cannot be attached: %s",
+			      what, strerror(err));
+			return err;
+		}
+		return -bpfraise_raise(BPF_DIR, level);
+	}
 	memset(&attr, 0, sizeof(attr));
 	attr.pathname = (unsigned long)BPF_DIR "/raise";
 	fd = syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
@@ -422,9 +440,15 @@ static int cmd_raise(const struct state *st, const char *arg)
 	snprintf(text, sizeof(text), "%d\n", level);
 	if (st->bpf)
 		bpf_freeze_list(st->level, level);
-	err = st->bpf ? bpf_raise(level) : write_text(SECLVL_DIR "/level", text);
+	err = st->bpf ? bpf_raise(st->level, level) :
+			  write_text(SECLVL_DIR "/level", text);
 	if (!err)
 		return EXIT_OK;
+	if (err == ENOLINK && st->bpf) {
+		error("the BPF backend's hook programs are not all attached: %s",
+		      "the level is unchanged");
+		return EXIT_REFUSED;
+	}
 	if (err == EBUSY && st->bpf) {
 		error("the BPF backend's list of module images (%s) %s",
 		      BPF_MODULE_LIST, "could not be frozen: the level is unchanged");

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Level 1, raised through securityfs after the level-0 preparations.
+# Level 1, raised through securityfs after the level-0 preparations, with
+# watchers that must find the restrictions in force as soon as they see
+# the new level.
 prepare
 default_policy
-raise 1 $SECLVL/level
+run_selftest seclvl/raise_test -t hooks_on_before_level
+check "level reads 1 after the raise" level_is 1
+check "kernel logged the change to 1" log_has "level changed from 0 to 1 by write"
 run_suites
 check "refusals were logged with restriction, level and process" \
 	log_has "seclvl: denied rawio at level 1: CAP_SYS_RAWIO (pid [0-9]* comm restrictions_te"

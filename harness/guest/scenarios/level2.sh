@@ -5,7 +5,7 @@
 prepare
 default_policy
 raise 1 /proc/seclvl
-run_selftest seclvl/raise_test
+run_selftest seclvl/raise_test -t concurrent_raisers
 check "kernel logged the change from 1 to 2" log_has "level changed from 1 to 2 by write"
 run_suites
 level2_disk

@@ -212,6 +212,29 @@ raise_bpf() {
 		log_soon "seclvl-bpf: level changed from .* to $1 (pid [0-9]* comm seclvl-bpf)"
 }
 
+# raise_bpf_at_once VALUE: raise with seclvl-bpf, seclvlctl and a read of
+# the raise iterator at the same time, as boot scripts might; each tool
+# attaches the hook programs before it raises, and the level goes up only
+# once all are attached.
+raise_bpf_at_once() {
+	bpf_logger
+	seclvl-bpf raise "$1" >/tmp/r1.out 2>&1 & r1=$!
+	seclvlctl raise "$1" >/tmp/r2.out 2>&1 & r2=$!
+	seclvl-bpf raise "$1" >/tmp/r3.out 2>&1 & r3=$!
+	cat /sys/fs/bpf/seclvl/raise$1 >/tmp/r4.out 2>&1 & r4=$!
+	wait $r1; e1=$?; wait $r2; e2=$?; wait $r3; e3=$?; wait $r4
+	check "seclvl-bpf raise $1, twice, and seclvlctl raise $1 at once" \
+		sh -c "[ $e1$e2$e3 = 000 ] || { cat /tmp/r[123].out; exit 1; }"
+	check "  and a read of raise$1 at once prints 0 or -ENOLINK" \
+		grep -qx -- '0\|-67' /tmp/r4.out
+	check "level reads $1 after the raise" level_is "$1"
+	expect_exit 0 seclvl-bpf status
+	check "  and every hook program is attached" \
+		grep -qx 'hooks: \([0-9]*\) of \1 attached' /tmp/ctl.out
+	check "the raise was logged once" sh -c "sleep 1; [ \$(dmesg |
+		grep -c 'seclvl-bpf: level changed from 0 to $1 (pid') = 1 ]"
+}
+
 # A shutdown as an init system does it: unmount, and where that is refused,
 # remount read-only so that the filesystem is clean.
 finish() {

@@ -7,6 +7,11 @@ check "seclvl-bpf load" seclvl-bpf load
 prepare
 default_policy
 check "level is 0" level_is 0
+expect_exit 0 seclvl-bpf status
+check "  and no hook program is attached at level 0" \
+	grep -qx 'hooks: 0 of [0-9]* attached (from the first raise above 0)' /tmp/ctl.out
+check "reading raise1 by hand with no hook attached is refused" \
+	sh -c '[ "$(cat /sys/fs/bpf/seclvl/raise1)" = -67 ] && [ "$(level)" = 0 ]'
 run_selftest seclvl/restrictions_test
 run_selftest seclvl/bypass_test
 run_selftest seclvl/bpf_test

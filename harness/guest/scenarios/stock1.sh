@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Debian's stock kernel, the BPF backend at level 1: the same selftests as
-# the in-tree LSM's level1 scenario, and the self-protection tests.
+# Debian's stock kernel, the BPF backend at level 1, raised by three
+# raisers at once: the same selftests as the in-tree LSM's level1
+# scenario, and the self-protection tests.
 stock_setup
 check "seclvl-bpf load" seclvl-bpf load
 prepare
@@ -16,7 +17,7 @@ expect_exit 1 seclvlctl policy setuid off
 err_has "takes its policy when it is loaded"
 expect_exit 1 seclvlctl escape /bin/true
 err_has "no emergency escape"
-raise_bpf 1
+raise_bpf_at_once 1
 run_suites
 check "refusals were logged with restriction, level, system call and process" \
 	log_soon "seclvl-bpf: denied rawio at level 1: [a-z_0-9]*() (pid [0-9]* comm restrictions_te"

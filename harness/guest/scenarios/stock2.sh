@@ -17,6 +17,6 @@ err_has "only a reboot lowers it"
 expect_exit 1 seclvl-bpf raise 0
 err_has "can only go up"
 check "level is still 1" level_is 1
-run_selftest seclvl/raise_test
+run_selftest seclvl/raise_test -t concurrent_raisers
 run_suites
 level2_disk

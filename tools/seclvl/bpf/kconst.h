@@ -15,8 +15,10 @@
 
 #define EPERM 1
 #define EAGAIN 11
+#define ENOMEM 12
 #define EBUSY 16
 #define EINVAL 22
+#define ENOLINK 67
 #define NSEC_PER_SEC 1000000000LL
 
 #define S_IFMT 00170000

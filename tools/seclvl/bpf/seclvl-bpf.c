@@ -8,10 +8,12 @@
  *   seclvl-bpf log
  *
  * "load" checks that the kernel can enforce the programs, loads them,
- * pins their links and state under /sys/fs/bpf/seclvl, lists the module
- * images of the configuration's "module" lines and exits; the
- * kernel enforces them from then on.  It fails, and leaves nothing
- * behind, when anything would make the backend a silent no-op.
+ * checks that each hook program attaches, pins the programs and the state
+ * under /sys/fs/bpf/seclvl, lists the module images of the configuration's
+ * "module" lines and exits.  It fails, and leaves nothing behind, when
+ * anything would make the backend a silent no-op.  The hook programs are
+ * attached by the first raise above 0 (bpfraise.c): until then they cost
+ * nothing.
  *
  * Copyright (C) 2026 The seclvl authors
  */
@@ -35,6 +37,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfraise.h"
 #include "modsum.h"
 #include "seclvl_bpf.h"
 #include "seclvl.skel.h"
@@ -45,6 +48,8 @@
 #define BPF_FS "/sys/fs/bpf"
 #define BPF_FS_MAGIC 0xcafe4a11
 #define RAISE_PIN SECLVL_PIN_DIR "/raise"
+#define RAISE1_PIN SECLVL_PIN_DIR "/raise1"
+#define RAISE2_PIN SECLVL_PIN_DIR "/raise2"
 #define LEVEL_PIN SECLVL_PIN_DIR "/level"
 #define POLICY_PIN SECLVL_PIN_DIR "/policy"
 #define EVENTS_PIN SECLVL_PIN_DIR "/events"
@@ -174,16 +179,54 @@ static int set_state(int fd, __u32 slot, __s64 value)
 	return bpf_map_update_elem(fd, &slot, &value, BPF_ANY) ? -errno : 0;
 }
 
+/* A hook program: one that a raise above 0 attaches. */
+static bool is_hook(const struct bpf_program *prog)
+{
+	return bpfraise_kind(bpf_program__expected_attach_type(prog));
+}
+
+/*
+ * Each hook program's id, with its bit in the raise's check that all are
+ * attached; then no syscall writes.  Returns the number of hook programs
+ * or a negative errno.
+ */
+static int index_hooks(struct seclvl *skel, __u32 *hooks_id)
+{
+	int fd = bpf_map__fd(skel->maps.seclvl_hooks);
+	struct bpf_program *prog;
+	__u32 n = 0;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!is_hook(prog))
+			continue;
+		if (n == SECLVL_HOOKS_MAX)
+			return -E2BIG;
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) ||
+		    bpf_map_update_elem(fd, &info.id, &n, BPF_NOEXIST))
+			return -errno;
+		n++;
+	}
+	if (bpf_map_freeze(fd))
+		return -errno;
+	return map_id(fd, hooks_id) ?: (int)n;
+}
+
 /* The level, the pin directory and the map ids; then no syscall writes. */
 static int write_state(struct seclvl *skel, int level)
 {
 	int fd = bpf_map__fd(skel->maps.seclvl_state);
-	__u32 state_id, denials_id, stepping_id, modules_id, loads_id;
+	__u32 state_id, denials_id, stepping_id, modules_id, loads_id, hooks_id;
 	struct stat st;
-	int ret;
+	int ret, nr_hooks;
 
 	if (stat(SECLVL_PIN_DIR, &st))
 		return -errno;
+	nr_hooks = index_hooks(skel, &hooks_id);
+	if (nr_hooks < 0)
+		return nr_hooks;
 	ret = map_id(fd, &state_id);
 	if (!ret)
 		ret = map_id(bpf_map__fd(skel->maps.seclvl_denials), &denials_id);
@@ -211,6 +254,10 @@ static int write_state(struct seclvl *skel, int level)
 		ret = set_state(fd, SECLVL_STATE_MODULES_ID, modules_id);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_LOADS_ID, loads_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_HOOKS_ID, hooks_id);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_NR_HOOKS, nr_hooks);
 	if (!ret && bpf_map_freeze(fd))
 		ret = -errno;
 	return ret;
@@ -244,76 +291,97 @@ static int check_clock(struct seclvl *skel)
 	return 0;
 }
 
-static int pin_link(struct bpf_link *link, const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", SECLVL_PIN_DIR, name);
-	return bpf_link__pin(link, path);
-}
-
+/*
+ * An iterator's link, pinned: over @map, or over every bpf_link when @map
+ * is NULL.  @mode 0644 for the views, readable by all as the in-tree
+ * LSM's files are.
+ */
 static int attach_iter(struct bpf_program *prog, struct bpf_map *map,
-		       const char *pin, struct bpf_link **link)
+		       const char *pin, struct bpf_link **link, mode_t mode)
 {
 	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
 	union bpf_iter_link_info info = {};
 
-	info.map.map_fd = bpf_map__fd(map);
-	opts.link_info = &info;
-	opts.link_info_len = sizeof(info);
-	*link = bpf_program__attach_iter(prog, &opts);
+	if (map) {
+		info.map.map_fd = bpf_map__fd(map);
+		opts.link_info = &info;
+		opts.link_info_len = sizeof(info);
+	}
+	*link = bpf_program__attach_iter(prog, map ? &opts : NULL);
 	if (!*link)
 		return -errno;
 	if (bpf_link__pin(*link, pin))
 		return -errno;
-	/* Readable by all, as the in-tree LSM's files are. */
-	return chmod(pin, 0644) ? -errno : 0;
+	return chmod(pin, mode) ? -errno : 0;
 }
 
 /*
- * Attach every hook and pin its link under its program's name, then pin
- * the raise program, the list of module images and the three views.  The links stay open until the
- * loader exits; by then the pins hold them.
+ * Pin each hook program as "<name>-<kind>" for the raise to attach
+ * (bpfraise.c).  With @trial, first check that it attaches, and detach it
+ * again: a load at level 0 then fails, rather than the raise to come.
  */
-static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
-			  int max)
+static int pin_hooks(struct seclvl *skel, bool trial)
 {
 	struct bpf_program *prog;
-	int n = 0, ret;
+	char path[PATH_MAX];
+	int ret;
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
+		struct bpf_link *link;
 
-		if (!bpf_program__autoattach(prog) ||
-		    bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL)
+		if (!is_hook(prog))
 			continue;
-		/* Room for this link and the three views'. */
-		if (n + 4 > max) {
-			error("more programs than the loader has room for");
-			return -E2BIG;
-		}
-		links[n] = bpf_program__attach(prog);
-		if (!links[n]) {
+		link = trial ? bpf_program__attach(prog) : NULL;
+		if (trial && !link) {
 			ret = -errno;
 			error("attaching %s: %s", name, strerror(-ret));
 			return ret;
 		}
-		ret = pin_link(links[n++], name);
+		bpf_link__destroy(link);
+		snprintf(path, sizeof(path), "%s/%s-%s", SECLVL_PIN_DIR, name,
+			 bpfraise_kind(bpf_program__expected_attach_type(prog)));
+		ret = bpf_program__pin(prog, path);
 		if (ret) {
 			error("pinning %s: %s", name, strerror(-ret));
 			return ret;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Pin the hook programs, the raise program and iterators, the list of
+ * module images and the three views.  The iterators' links stay open
+ * until the loader exits; by then the pins hold them.
+ */
+static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
+		   bool trial)
+{
+	int n = 0, ret;
+
+	if (max < 5)
+		return -E2BIG;
+	ret = pin_hooks(skel, trial);
+	if (ret)
+		return ret;
 	ret = bpf_program__pin(skel->progs.seclvl_raise, RAISE_PIN);
+	if (!ret)
+		ret = attach_iter(skel->progs.seclvl_raise_1, NULL, RAISE1_PIN,
+				  &links[n++], 0600);
+	if (!ret)
+		ret = attach_iter(skel->progs.seclvl_raise_2, NULL, RAISE2_PIN,
+				  &links[n++], 0600);
 	if (!ret)
 		ret = bpf_map__pin(skel->maps.seclvl_events, EVENTS_PIN);
 	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_level,
-				  skel->maps.seclvl_state, LEVEL_PIN, &links[n++]);
+				  skel->maps.seclvl_state, LEVEL_PIN, &links[n++],
+				  0644);
 	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_policy,
 				  skel->maps.seclvl_denials, POLICY_PIN,
-				  &links[n++]);
+				  &links[n++], 0644);
 	/* Pinned maps are mode 0600: only root lists modules. */
 	if (!ret)
 		ret = bpf_map__pin(skel->maps.seclvl_modules, MODULE_LIST_PIN);
@@ -323,7 +391,7 @@ static int attach_and_pin(struct seclvl *skel, struct bpf_link **links,
 	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_modules,
 				  skel->maps.seclvl_modules, MODULES_PIN,
-				  &links[n++]);
+				  &links[n++], 0644);
 	if (ret)
 		error("pinning the raise program and the views: %s",
 		      strerror(-ret));
@@ -370,7 +438,12 @@ static void freeze_list(int level, int before)
 	close(fd);
 }
 
-/* Run the pinned raise program; returns 0 or a negative errno. */
+static int read_level(void);
+
+/*
+ * Raise: above 0 attach the hook programs and read the raise iterator,
+ * else run the pinned raise program.  Returns 0 or a negative errno.
+ */
 static int raise_to(int level)
 {
 	struct seclvl_raise_ctx ctx = { .level = level };
@@ -379,8 +452,24 @@ static int raise_to(int level)
 		.ctx_in = &ctx,
 		.ctx_size_in = sizeof(ctx),
 	};
+	char what[NAME_MAX + 1] = "";
 	int fd, ret;
 
+	if (level > 0) {
+		int before = read_level();
+
+		/* Not for a raise that cannot go up: it would refuse anyway. */
+		if (before >= 0 && before < level)
+			ret = bpfraise_attach_hooks(SECLVL_PIN_DIR, what,
+						    sizeof(what));
+		else
+			ret = 0;
+		if (ret) {
+			error("attaching %s: %s", what, strerror(-ret));
+			return ret;
+		}
+		return bpfraise_raise(SECLVL_PIN_DIR, level);
+	}
 	fd = bpf_obj_get(RAISE_PIN);
 	if (fd < 0)
 		return -errno;
@@ -593,7 +682,7 @@ static int cmd_load(int argc, char **argv)
 {
 	int rule_level[SECLVL_NR_RESTRICTIONS], level = 0, ret, i;
 	static struct module_lines mods;
-	struct bpf_link *links[64] = {};
+	struct bpf_link *links[8] = {};
 	struct seclvl *skel;
 
 	for (i = 0; i < SECLVL_NR_RESTRICTIONS; i++)
@@ -636,6 +725,8 @@ static int cmd_load(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.seclvl_show_level, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_show_policy, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_show_modules, false);
+	bpf_program__set_autoattach(skel->progs.seclvl_raise_1, false);
+	bpf_program__set_autoattach(skel->progs.seclvl_raise_2, false);
 	ret = seclvl__load(skel);
 	if (ret) {
 		error("loading the programs: %s (%s)", strerror(-ret),
@@ -659,7 +750,8 @@ static int cmd_load(int argc, char **argv)
 		error("setting up the state map: %s", strerror(-ret));
 		goto out;
 	}
-	ret = attach_and_pin(skel, links, ARRAY_SIZE(links));
+	/* A raise above 0 attaches the hooks right away. */
+	ret = pin_all(skel, links, ARRAY_SIZE(links), level <= 0);
 	if (!ret)
 		ret = list_modules(skel, &mods);
 	if (!ret && level > 0) {
@@ -702,6 +794,10 @@ static int cmd_raise(const char *arg)
 	}
 	freeze_list(level, before);
 	ret = raise_to(level);
+	if (ret == -ENOLINK) {
+		error("level %d refused: a hook program is not attached", level);
+		return 1;
+	}
 	if (ret == -EBUSY) {
 		error("level %d refused: the list of module images (%s) %s",
 		      level, MODULE_LIST_PIN, "could not be frozen");
@@ -724,13 +820,20 @@ static int cmd_status(void)
 {
 	char buf[4096];
 	ssize_t len;
-	int fd, level = read_level();
+	int fd, level = read_level(), attached, total;
 
 	if (level == INT_MIN) {
 		printf("seclvl-bpf: not loaded\n");
 		return 3;
 	}
 	printf("level %d\n", level);
+	attached = bpfraise_hooks_attached(SECLVL_PIN_DIR, &total);
+	if (attached < 0)
+		printf("hooks: cannot tell (%s)\n", strerror(-attached));
+	else
+		printf("hooks: %d of %d attached%s\n", attached, total,
+		       attached == total ? "" : level > 0 ? ": NOT ENFORCED" :
+		       " (from the first raise above 0)");
 	fd = open(POLICY_PIN, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 1;

@@ -82,6 +82,26 @@ struct {
 	__type(value, struct seclvl_module);
 } seclvl_modules SEC(".maps");
 
+/*
+ * The hook programs by id, each with its bit in the raise's check that all
+ * are attached: written by the loader, then frozen.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__uint(max_entries, SECLVL_HOOKS_MAX);
+	__type(key, __u32);
+	__type(value, __u32);
+} seclvl_hooks SEC(".maps");
+
+/* The hook programs a raise iterator has found attached, per raising task. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} seclvl_attached SEC(".maps");
+
 /* Loads allowed per listed image. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -1618,7 +1638,8 @@ int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
 	    id == seclvl_state_get(SECLVL_STATE_DENIALS_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_STEPPING_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_LOADS_ID) ||
-	    id == seclvl_state_get(SECLVL_STATE_MODULES_ID))
+	    id == seclvl_state_get(SECLVL_STATE_MODULES_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_HOOKS_ID))
 		return -EPERM;
 	return 0;
 }
@@ -1637,13 +1658,12 @@ static long seclvl_count_one(struct bpf_map *map, void *key, void *value,
  * Returns 0, -EINVAL for a value outside -1..2, -EPERM for a raise the
  * rules refuse, or -EBUSY for one they allow while the list is open.
  */
-SEC("syscall")
-int seclvl_raise(struct seclvl_raise_ctx *ctx)
+static __always_inline int seclvl_set_level(int want)
 {
 	__s64 *p = seclvl_slot(SECLVL_STATE_LEVEL);
 	__s64 *listed = seclvl_slot(SECLVL_STATE_LISTED);
-	int want = ctx->level, i;
 	bool frozen;
+	int i;
 
 	if (!p || !listed)
 		return -EINVAL;
@@ -1670,6 +1690,78 @@ int seclvl_raise(struct seclvl_raise_ctx *ctx)
 		}
 	}
 	return -EAGAIN;
+}
+
+/*
+ * Pinned as "raise": levels -1 and 0, which need no hook.  Above 0 it
+ * returns -ENOLINK: only the raise iterators, which check that the hooks
+ * are attached, take the level there.
+ */
+SEC("syscall")
+int seclvl_raise(struct seclvl_raise_ctx *ctx)
+{
+	int want = ctx->level;
+
+	return want > 0 ? -ENOLINK : seclvl_set_level(want);
+}
+
+/*
+ * Pinned as "raise1" and "raise2": reading one walks every bpf_link,
+ * notes each hook program it finds attached, and at the end takes the
+ * level up to 1 or 2 only if all of them are, printing 0 or the raise's
+ * -errno (-ENOLINK if a hook program is not attached).  A tracing link stays
+ * attached until it is released, and from level 1 nothing may release
+ * the pinned ones, so no raise, by whatever tool or by hand, leaves a
+ * level above 0 with a hook missing.
+ */
+static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
+						 int want)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct bpf_link *link = ctx->link;
+	__u64 *seen, all;
+	__u32 id, *bit;
+	__s64 n;
+	int cur, ret;
+
+	seen = bpf_task_storage_get(&seclvl_attached, task, 0,
+				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	/* The walk starts afresh; a task that joins one midway sees none. */
+	if (seen && ctx->meta->seq_num == 0)
+		*seen = 0;
+	if (link) {
+		id = link->prog->aux->id;
+		bit = bpf_map_lookup_elem(&seclvl_hooks, &id);
+		if (seen && bit && *bit < SECLVL_HOOKS_MAX)
+			*seen |= 1ULL << *bit;
+		return 0;
+	}
+	/* A raise that cannot go up is decided without the hooks. */
+	cur = seclvl_level();
+	n = seclvl_state_get(SECLVL_STATE_NR_HOOKS);
+	all = n >= SECLVL_HOOKS_MAX ? ~0ULL : (1ULL << (n & 63)) - 1;
+	if (cur < 0 || want <= cur)
+		ret = seclvl_set_level(want);
+	else if (n <= 0 || n > SECLVL_HOOKS_MAX)
+		ret = -EINVAL;
+	else if (!seen)
+		ret = -ENOMEM;
+	else
+		ret = *seen == all ? seclvl_set_level(want) : -ENOLINK;
+	BPF_SEQ_PRINTF(ctx->meta->seq, "%d\n", ret);
+	return 0;
+}
+
+SEC("iter/bpf_link")
+int seclvl_raise_1(struct bpf_iter__bpf_link *ctx)
+{
+	return seclvl_raise_attached(ctx, 1);
+}
+
+SEC("iter/bpf_link")
+int seclvl_raise_2(struct bpf_iter__bpf_link *ctx)
+{
+	return seclvl_raise_attached(ctx, 2);
 }
 
 /* For the loader's check that the clock reads right on this kernel. */

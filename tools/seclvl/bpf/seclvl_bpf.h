@@ -45,8 +45,22 @@ enum seclvl_state_slot {
 	SECLVL_STATE_MODULES_ID, /* id of the list of module images */
 	SECLVL_STATE_LOADS_ID,	/* id of the loads per image */
 	SECLVL_STATE_LISTED,	/* set by the raise: the list has entries */
+	SECLVL_STATE_HOOKS_ID,	/* id of the map of hook programs */
+	SECLVL_STATE_NR_HOOKS,	/* how many hook programs there are */
 	SECLVL_STATE_NR
 };
+
+/*
+ * The hook programs (LSM, fentry, fexit) are attached only when a raise
+ * takes the level above 0, so that level 0 costs nothing.  The loader
+ * pins each as "<program>-<kind>", kind being lsm, fentry or fexit (see
+ * ../bpfraise.c), and a raise attaches it and pins its link as
+ * "<program>".  The raise iterators,
+ * pinned as "raise1" and "raise2", take the level up only once they have
+ * found every hook program attached: the map of hook programs gives each
+ * program's id its bit in that check.
+ */
+#define SECLVL_HOOKS_MAX 64
 
 /*
  * The list of module images, as the LSM's modules file: keyed by the
@@ -64,7 +78,7 @@ struct seclvl_module {
 	char name[SECLVL_MODULE_NAME_LEN];	/* "" or [A-Za-z0-9_-]+ */
 };
 
-/* The context of the raise program: the level asked for. */
+/* The context of the raise program (levels -1 and 0): the level asked for. */
 struct seclvl_raise_ctx {
 	int level;
 };

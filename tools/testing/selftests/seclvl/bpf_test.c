@@ -21,10 +21,52 @@
 #include <bpf/libbpf.h>
 
 #define LINK_PIN BPF_DIR "/seclvl_capable"
+#define PROG_PIN BPF_DIR "/seclvl_capable-lsm"
 
 static bool raised(void)
 {
 	return current_level() > 0;
+}
+
+/* A hook's pin: its program's at level 0, its link's from the raise. */
+static const char *hook_pin(void)
+{
+	return raised() ? LINK_PIN : PROG_PIN;
+}
+
+/*
+ * Attach each hook program but @except, by descriptor: closing them
+ * detaches them.  Returns how many are in @links.
+ */
+static int attach_hooks_but(struct __test_metadata *const _metadata,
+			    int *links, int max, const char *except)
+{
+	DIR *dir = opendir(BPF_DIR);
+	struct dirent *d;
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max) {
+		size_t len;
+
+		if (bpf_hook_kind(d->d_name, &len) < 0 ||
+		    (except && !strcmp(d->d_name, except)))
+			continue;
+		links[n] = bpf_attach_hook(d->d_name);
+		EXPECT_LE(0, links[n]) TH_LOG("%s: %s", d->d_name,
+					      strerror(errno));
+		if (links[n] >= 0)
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+static void close_all(int *fds, int n)
+{
+	while (n--)
+		close(fds[n]);
 }
 
 FIXTURE(bpf) {};
@@ -37,7 +79,7 @@ FIXTURE_SETUP(bpf)
 		SKIP(return, "the in-tree LSM has no programs to protect");
 	if (expect)
 		ASSERT_EQ(atoi(expect), current_level());
-	ASSERT_EQ(0, access(LINK_PIN, F_OK));
+	ASSERT_EQ(0, access(hook_pin(), F_OK));
 }
 
 FIXTURE_TEARDOWN(bpf) {}
@@ -87,7 +129,11 @@ TEST_F(bpf, pin_modes)
 	EXPECT_EQ(0644, mode_of(BPF_POLICY_FILE));
 	EXPECT_EQ(0644, mode_of(BPF_DIR "/modules"));
 	EXPECT_EQ(0600, mode_of(BPF_RAISE_PIN));
-	EXPECT_EQ(0600, mode_of(LINK_PIN));
+	EXPECT_EQ(0600, mode_of(BPF_DIR "/raise1"));
+	EXPECT_EQ(0600, mode_of(BPF_DIR "/raise2"));
+	EXPECT_EQ(0600, mode_of(PROG_PIN));
+	if (raised())
+		EXPECT_EQ(0600, mode_of(LINK_PIN));
 	EXPECT_EQ(0600, mode_of(BPF_DIR "/module_list"));
 	EXPECT_EQ(0600, mode_of(BPF_DIR "/module_loads"));
 }
@@ -152,15 +198,16 @@ TEST_F(bpf, map_fd_by_id)
 		    !strcmp(info.name, "seclvl_denials") ||
 		    !strcmp(info.name, "seclvl_stepping") ||
 		    !strcmp(info.name, "seclvl_modules") ||
-		    !strcmp(info.name, "seclvl_module_l"))
+		    !strcmp(info.name, "seclvl_module_l") ||
+		    !strcmp(info.name, "seclvl_hooks"))
 			ours++;
 		close(fd);
 	}
 	if (raised()) {
 		EXPECT_EQ(0, ours);
-		EXPECT_EQ(5, refused_ours);
+		EXPECT_EQ(6, refused_ours);
 	} else {
-		EXPECT_EQ(5, ours);
+		EXPECT_EQ(6, ours);
 		EXPECT_EQ(0, refused_ours);
 	}
 }
@@ -214,6 +261,7 @@ TEST_F(bpf, module_list)
 	__u8 key[32] = { 0x5e, 0xed };
 	char value[56] = "bpf_test";
 	int fd = bpf_obj_get(MODULE_LIST_PIN), err = errno;
+	int links[64], n;
 
 	if (raised()) {
 		EXPECT_EQ(-1, fd);
@@ -229,8 +277,10 @@ TEST_F(bpf, module_list)
 		TH_LOG("%s (frozen at level <= 0?)", strerror(errno));
 	/* libbpf returns the negative errno. */
 	EXPECT_EQ(-EEXIST, bpf_map_update_elem(fd, key, value, BPF_NOEXIST));
-	/* Not frozen: the raise program refuses to go above 0. */
-	EXPECT_EQ(EBUSY, bpf_raise(1));
+	/* Not frozen: even with the hooks attached, the level stays. */
+	n = attach_hooks_but(_metadata, links, 64, NULL);
+	EXPECT_EQ(EBUSY, bpf_raise_iter(1));
+	close_all(links, n);
 	EXPECT_GE(0, current_level());
 	/* Not written by a program, even one given a descriptor that writes. */
 	EXPECT_EQ(-1, opened(load_list_writer(fd)));
@@ -239,19 +289,63 @@ TEST_F(bpf, module_list)
 	close(fd);
 }
 
+/*
+ * The hook programs cost nothing at level 0: none is attached until the
+ * first raise above 0, which attaches them all.
+ */
+TEST_F(bpf, hooks_attached)
+{
+	int total = 0, missing = bpf_hooks_unattached(&total);
+
+	EXPECT_LT(30, total);
+	EXPECT_EQ(raised() ? 0 : total, missing);
+}
+
+/*
+ * Above 0 only with every hook program attached: with one missing, the
+ * raise iterators, read by hand, and the raise program refuse.
+ */
+TEST_F(bpf, raise_needs_every_hook)
+{
+	int links[64], n, total, level = current_level();
+
+	/* The raise program never takes the level above 0. */
+	EXPECT_EQ(ENOLINK, bpf_raise_prog(level > 0 ? level : 1));
+	if (raised()) {
+		/* Every hook is attached: asking for the level is a no-op. */
+		EXPECT_EQ(0, bpf_raise_iter(level));
+		EXPECT_EQ(level == 2 ? EPERM : 0, bpf_raise_iter(1));
+		EXPECT_EQ(level, current_level());
+		return;
+	}
+	EXPECT_EQ(ENOLINK, bpf_raise_iter(1));
+	n = attach_hooks_but(_metadata, links, 64, "seclvl_capable-lsm");
+	EXPECT_LT(30, n);
+	EXPECT_EQ(1, bpf_hooks_unattached(&total));
+	EXPECT_EQ(ENOLINK, bpf_raise_iter(1));
+	EXPECT_EQ(ENOLINK, bpf_raise_iter(2));
+	EXPECT_EQ(0, current_level());
+	close_all(links, n);
+	EXPECT_EQ(total, bpf_hooks_unattached(&total));
+}
+
 TEST_F(bpf, link_update_and_detach)
 {
-	int link = bpf_obj_get(LINK_PIN);
+	int link = raised() ? bpf_obj_get(LINK_PIN) :
+			      bpf_attach_hook("seclvl_capable-lsm");
 	int prog = load_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL);
+	int total, missing;
 
 	ASSERT_LE(0, link);
 	ASSERT_LE(0, prog);
 	EXPECT_GUARDED(bpf_link_update(link, prog, NULL));
 	EXPECT_GUARDED(bpf_link_detach(link));
 	close(prog);
-	close(link);
 	/* At level 0 too: 6.12's LSM links cannot be detached. */
-	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+	missing = bpf_hooks_unattached(&total);
+	EXPECT_EQ(raised() ? 0 : total - 1, missing);
+	close(link);
+	EXPECT_EQ(raised() ? 0 : total, bpf_hooks_unattached(&total));
 }
 
 TEST_F(bpf, token_create)
@@ -335,7 +429,7 @@ TEST_F(bpf, mount_over_pins)
 		EXPECT_GUARDED(do_mount_tmpfs("/sys/fs/bpf", 0));
 	}
 	EXPECT_GUARDED(in_child_ns(do_mount_tmpfs, "/sys/fs/bpf", MS_REMOUNT));
-	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+	EXPECT_EQ(0, access(hook_pin(), F_OK));
 }
 
 /*
@@ -403,11 +497,11 @@ TEST_F(bpf, ftrace_disabled_held)
 
 TEST_F(bpf, rename_pin)
 {
-	int ret = rename(LINK_PIN, BPF_DIR "/renamed");
+	int ret = rename(hook_pin(), BPF_DIR "/renamed");
 
 	EXPECT_GUARDED(ret);
 	if (!ret)
-		EXPECT_EQ(0, rename(BPF_DIR "/renamed", LINK_PIN));
+		EXPECT_EQ(0, rename(BPF_DIR "/renamed", hook_pin()));
 }
 
 TEST_F(bpf, rename_pin_dir)
@@ -426,15 +520,17 @@ TEST_F(bpf, replace_pin)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, bpf_obj_pin(fd, "/sys/fs/bpf/decoy"));
 	close(fd);
-	EXPECT_GUARDED(rename("/sys/fs/bpf/decoy", LINK_PIN));
+	EXPECT_GUARDED(rename("/sys/fs/bpf/decoy", hook_pin()));
 	unlink("/sys/fs/bpf/decoy");
 }
 
-/* Last: at level 0 this one detaches the hook for good. */
+/* Last: at level 0 this one takes a hook program away for good. */
 TEST_F(bpf, unlink_pin)
 {
-	EXPECT_GUARDED(unlink(LINK_PIN));
-	EXPECT_EQ(raised(), !access(LINK_PIN, F_OK));
+	const char *pin = hook_pin();
+
+	EXPECT_GUARDED(unlink(pin));
+	EXPECT_EQ(raised(), !access(pin, F_OK));
 }
 
 TEST_HARNESS_MAIN

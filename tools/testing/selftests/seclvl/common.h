@@ -9,7 +9,7 @@
  *
  * The same tests run against the BPF backend (tools/seclvl/bpf) on a kernel
  * without seclvl: it shows the level and the policy in the same format
- * under /sys/fs/bpf/seclvl, and raises through a pinned BPF program.  A
+ * under /sys/fs/bpf/seclvl, and raises through pinned BPF programs.  A
  * test of something only the in-tree LSM has skips with the reason.
  *
  * Copyright (C) 2026 The seclvl authors
@@ -19,8 +19,10 @@
 #define _SELFTESTS_SECLVL_COMMON_H
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/aio_abi.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -214,8 +216,205 @@ static inline int current_level(void)
 	return level_from(level_file());
 }
 
-/* The BPF backend's raise: its pinned program run once; 0 or the errno. */
-static inline int bpf_raise(int level)
+/*
+ * The attach type of a hook program pinned as "<program>-<kind>", or -1
+ * for another pin.  A raise above 0 attaches each and pins its link as
+ * "<program>": see the BPF backend's bpfraise.c.
+ */
+static inline int bpf_hook_kind(const char *name, size_t *len)
+{
+	const char *dash = strrchr(name, '-');
+
+	if (!dash || dash == name)
+		return -1;
+	*len = dash - name;
+	if (!strcmp(dash, "-lsm"))
+		return BPF_LSM_MAC;
+	if (!strcmp(dash, "-fentry"))
+		return BPF_TRACE_FENTRY;
+	if (!strcmp(dash, "-fexit"))
+		return BPF_TRACE_FEXIT;
+	return -1;
+}
+
+/*
+ * Attach the hook program pinned as @name: a link descriptor, or -1 with
+ * errno (EBUSY if it is attached already).
+ */
+static inline int bpf_attach_hook(const char *name)
+{
+	union bpf_attr attr = {};
+	char path[PATH_MAX];
+	size_t len;
+	int type = bpf_hook_kind(name, &len), prog, link;
+
+	if (type < 0)
+		return errno = EINVAL, -1;
+	snprintf(path, sizeof(path), "%s/%s", BPF_DIR, name);
+	attr.pathname = (unsigned long)path;
+	prog = syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (prog < 0)
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.attach_type = type;
+	link = syscall(SYS_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	close(prog);
+	return link;
+}
+
+/* Attach every hook program not attached yet and pin its link; 0 or errno. */
+static inline int bpf_attach_hooks(void)
+{
+	union bpf_attr attr = {};
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir = opendir(BPF_DIR);
+	int err = 0;
+
+	if (!dir)
+		return errno;
+	while (!err && (d = readdir(dir))) {
+		size_t len;
+		int link;
+
+		if (bpf_hook_kind(d->d_name, &len) < 0)
+			continue;
+		link = bpf_attach_hook(d->d_name);
+		if (link < 0) {
+			err = errno == EBUSY ? 0 : errno;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%.*s", BPF_DIR, (int)len,
+			 d->d_name);
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (unsigned long)path;
+		attr.bpf_fd = link;
+		if (syscall(SYS_bpf, BPF_OBJ_PIN, &attr, sizeof(attr)))
+			err = errno;
+		close(link);
+	}
+	closedir(dir);
+	return err;
+}
+
+static inline __u32 bpf_fd_prog_id(int fd, bool link)
+{
+	struct bpf_link_info li = {};
+	struct bpf_prog_info pi = {};
+	union bpf_attr attr = {};
+
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = link ? sizeof(li) : sizeof(pi);
+	attr.info.info = link ? (unsigned long)&li : (unsigned long)&pi;
+	if (syscall(SYS_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+		return 0;
+	if (link)
+		return li.type == BPF_LINK_TYPE_TRACING ? li.prog_id : 0;
+	return pi.id;
+}
+
+/*
+ * How many of the hook programs pinned in BPF_DIR no bpf_link attaches,
+ * as the kernel lists its links (-1 if it cannot tell); @total is set to
+ * how many there are.
+ */
+static inline int bpf_hooks_unattached(int *total)
+{
+	__u32 ids[64], id = 0, prog;
+	union bpf_attr attr = {};
+	char path[PATH_MAX];
+	int n = 0, missing, i;
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(BPF_DIR);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && n < 64) {
+		size_t len;
+		int fd;
+
+		if (bpf_hook_kind(d->d_name, &len) < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", BPF_DIR, d->d_name);
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (unsigned long)path;
+		fd = syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+		if (fd < 0)
+			continue;
+		ids[n] = bpf_fd_prog_id(fd, false);
+		close(fd);
+		if (ids[n])
+			n++;
+	}
+	closedir(dir);
+	*total = missing = n;
+	for (;;) {
+		int fd;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (syscall(SYS_bpf, BPF_LINK_GET_NEXT_ID, &attr, sizeof(attr)))
+			break;
+		id = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.link_id = id;
+		fd = syscall(SYS_bpf, BPF_LINK_GET_FD_BY_ID, &attr, sizeof(attr));
+		if (fd < 0)
+			continue;
+		prog = bpf_fd_prog_id(fd, true);
+		close(fd);
+		for (i = 0; i < n; i++) {
+			if (ids[i] && ids[i] == prog) {
+				ids[i] = 0;
+				missing--;
+			}
+		}
+	}
+	return errno == ENOENT ? missing : -1;
+}
+
+/*
+ * Freeze the BPF backend's list of module images, as its tools do before
+ * the first raise above 0; 0 or the errno.
+ */
+static inline int bpf_freeze_list(void)
+{
+	union bpf_attr attr = {};
+	int fd, err = 0;
+
+	attr.pathname = (unsigned long)BPF_DIR "/module_list";
+	fd = syscall(SYS_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0)
+		return errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	if (syscall(SYS_bpf, BPF_MAP_FREEZE, &attr, sizeof(attr)))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* Read the raise iterator of @level (1 or 2): 0 or the errno it prints. */
+static inline int bpf_raise_iter(int level)
+{
+	char path[PATH_MAX], buf[16] = "";
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/raise%d", BPF_DIR, level);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	ret = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (ret <= 0)
+		return ret ? errno : EIO;
+	return -atoi(buf);
+}
+
+/* The BPF backend's pinned raise program, run once: 0 or the errno. */
+static inline int bpf_raise_prog(int level)
 {
 	union bpf_attr attr = {};
 	int fd, ret;
@@ -232,6 +431,16 @@ static inline int bpf_raise(int level)
 		      errno : -(int)attr.test.retval;
 	close(fd);
 	return ret;
+}
+
+/*
+ * The BPF backend's raise, as its tools make it: above 0 the raise
+ * iterator (the hook programs must be attached first: bpf_attach_hooks()),
+ * else the raise program.  0 or the errno.
+ */
+static inline int bpf_raise(int level)
+{
+	return level > 0 ? bpf_raise_iter(level) : bpf_raise_prog(level);
 }
 
 /* The policy row of @name: its level (RULE_OFF if off) and its denials. */

@@ -3,16 +3,21 @@
  * seclvl selftests: many raisers at once
  *
  * Writers race through all three level files (or the BPF backend's raise
- * program) with values from -1 to 2
- * while readers watch.  No reader may see the level go down, every write
+ * programs, each writer attaching the hook programs before it raises
+ * above 0, as the backend's tools do) with values from -1 to 2 while
+ * readers watch.  No reader may see the level go down, every write
  * must be decided by the level it met, and the level ends at the highest
  * value any writer set.  This raises the level: the guest runs it from
- * level 0 or 1, in the boot that goes on to test level 2.
+ * level 0 or 1, in the boot that goes on to test level 2.  And the first
+ * raise from 0 is watched: no one may see the new level before the
+ * restrictions apply.
  *
  * Copyright (C) 2026 The seclvl authors
  */
 
 #include "common.h"
+
+#include <time.h>
 
 #define WRITERS 6
 #define READERS 2
@@ -36,7 +41,12 @@ static int writer(unsigned int seed)
 		if (i == ROUNDS - 1 && seed % 2)
 			v = 2;
 		snprintf(buf, sizeof(buf), "%d\n", v);
-		err = bpf_backend() ? bpf_raise(v) : write_str(path, buf);
+		if (!bpf_backend())
+			err = write_str(path, buf);
+		else if (v > 0)
+			err = bpf_attach_hooks() ?: bpf_raise(v);
+		else
+			err = bpf_raise(v);
 		after = current_level();
 		if (err == 0) {
 			if (after < v)
@@ -82,6 +92,8 @@ TEST(concurrent_raisers)
 
 	ASSERT_TRUE(start == 0 || start == 1)
 		TH_LOG("start at level 0 or 1, not %d", start);
+	if (bpf_backend() && start == 0)
+		ASSERT_EQ(0, bpf_freeze_list());
 	ASSERT_EQ(0, pipe(stop));
 	ASSERT_EQ(0, fcntl(stop[0], F_SETFL, O_NONBLOCK));
 
@@ -125,6 +137,82 @@ TEST(concurrent_raisers)
 	EXPECT_EQ(2, current_level());
 	for (i = 0; i < 3 && !bpf_backend(); i++)
 		EXPECT_EQ(2, level_from(level_files[i]));
+	/* Each raiser attached the hooks: every one is, once. */
+	if (bpf_backend()) {
+		int total;
+
+		EXPECT_EQ(0, bpf_hooks_unattached(&total));
+		EXPECT_LT(30, total);
+	}
+}
+
+/*
+ * A watcher that sees the level above 0 must find the restrictions in
+ * force at once: the first raise switches seclvl's hooks on (the BPF
+ * backend's tools attach its programs) before the new level is visible.
+ * Exit status: 0, 1 for a set-id bit added once the level read 1, 2 for
+ * an error.
+ */
+static int watcher(const char *file)
+{
+	time_t give_up = time(NULL) + 60;
+	long seen = 0;
+
+	for (;;) {
+		int level = current_level();
+
+		if (level < 0)
+			return 2;
+		if (level == 0) {
+			if (seen || time(NULL) > give_up)
+				return 2;
+			continue;
+		}
+		if (!chmod(file, 04755))
+			return 1;
+		if (errno != EPERM)
+			return 2;
+		if (++seen == 100)
+			return 0;
+	}
+}
+
+/* From level 0 only: run it first, in the boot that raises to 1. */
+TEST(hooks_on_before_level)
+{
+	char file[] = "/tmp/raise_test.XXXXXX";
+	pid_t watchers[WRITERS];
+	int fd, i, err, rule = RULE_OFF;
+
+	if (current_level() != 0)
+		SKIP(return, "the first raise is from level 0");
+	ASSERT_TRUE(policy_row("setid_bits", &rule, NULL));
+	ASSERT_EQ(1, rule) TH_LOG("setid_bits must apply at level 1");
+	fd = mkstemp(file);
+	ASSERT_LE(0, fd);
+	close(fd);
+	for (i = 0; i < WRITERS; i++) {
+		watchers[i] = fork();
+		ASSERT_LE(0, watchers[i]);
+		if (watchers[i] == 0)
+			_exit(watcher(file));
+	}
+	usleep(100 * 1000);
+	if (bpf_backend())
+		err = bpf_freeze_list() ?: bpf_attach_hooks() ?: bpf_raise(1);
+	else
+		err = write_str(LEVEL_FILE, "1\n");
+	ASSERT_EQ(0, err) TH_LOG("raising to 1: %s", strerror(err));
+	for (i = 0; i < WRITERS; i++) {
+		int status;
+
+		ASSERT_EQ(watchers[i], waitpid(watchers[i], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("watcher %d: %s", i, WEXITSTATUS(status) == 1 ?
+			       "a set-id bit was added at level 1" : "error");
+	}
+	unlink(file);
 }
 
 TEST_HARNESS_MAIN

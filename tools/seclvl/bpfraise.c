@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BPF backend's raise above 0, for seclvlctl and seclvl-bpf
+ *
+ * The loader pins each hook program as "<program>-<kind>" and attaches
+ * none: at level 0 they cost nothing.  A raise above 0 attaches every one
+ * and pins its link as "<program>", then reads the raise iterator of the
+ * level it wants, which takes the level up only if it finds every hook
+ * program attached (seclvl.bpf.c).  Concurrent raisers each try every
+ * program: the kernel attaches each once (EBUSY for the others), and a
+ * raiser that finds one attached waits for the link's pin, or attaches it
+ * itself if its attacher died before pinning it.
+ *
+ * Copyright (C) 2026 The seclvl authors
+ */
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpfraise.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name;
+	enum bpf_attach_type type;
+} kinds[] = {
+	{ "lsm", BPF_LSM_MAC },
+	{ "fentry", BPF_TRACE_FENTRY },
+	{ "fexit", BPF_TRACE_FEXIT },
+};
+
+/* The suffix the loader pins a hook program of @type with, or NULL. */
+const char *bpfraise_kind(enum bpf_attach_type type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (kinds[i].type == type)
+			return kinds[i].name;
+	return NULL;
+}
+
+/* Whether @name is a kind of hook program; its attach type in @type. */
+static bool kind_type(const char *name, enum bpf_attach_type *type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		if (!strcmp(name, kinds[i].name)) {
+			if (type)
+				*type = kinds[i].type;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int obj_get(const char *path)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	return sys_bpf(BPF_OBJ_GET, &attr);
+}
+
+/*
+ * Attach the program pinned at @prog_path and pin its link at @link_path.
+ * Returns 0, or -errno: -EBUSY when the program is attached already.
+ */
+static int attach_one(const char *prog_path, const char *link_path,
+		      enum bpf_attach_type type)
+{
+	union bpf_attr attr;
+	int prog, link, err = 0;
+
+	prog = obj_get(prog_path);
+	if (prog < 0)
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.attach_type = type;
+	link = sys_bpf(BPF_LINK_CREATE, &attr);
+	if (link < 0) {
+		err = -errno;
+	} else {
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (unsigned long)link_path;
+		attr.bpf_fd = link;
+		/* Unpinned, the link goes with its descriptor. */
+		if (sys_bpf(BPF_OBJ_PIN, &attr))
+			err = -errno;
+		close(link);
+	}
+	close(prog);
+	return err;
+}
+
+/*
+ * Attached by another raiser: wait up to 2 s for its pin, and attach the
+ * program again if the link went before it was pinned.
+ */
+static int attach_or_wait(const char *prog_path, const char *link_path,
+			  enum bpf_attach_type type)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int err, i;
+
+	for (i = 0; i < 200; i++) {
+		if (!access(link_path, F_OK))
+			return 0;
+		err = attach_one(prog_path, link_path, type);
+		if (err != -EBUSY)
+			return err;
+		nanosleep(&tick, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+/**
+ * bpfraise_attach_hooks - attach every hook program pinned in @dir
+ * @dir: the backend's pin directory
+ * @what: set to the name of the program that failed
+ * @size: size of @what
+ *
+ * Return: 0 when each program's link is pinned, or -errno.
+ */
+int bpfraise_attach_hooks(const char *dir, char *what, size_t size)
+{
+	char prog_path[PATH_MAX], link_path[PATH_MAX];
+	struct dirent *d;
+	int err = 0, n = 0;
+	DIR *dp;
+
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while (!err && (d = readdir(dp))) {
+		const char *dash = strrchr(d->d_name, '-');
+		enum bpf_attach_type type;
+
+		if (!dash || dash == d->d_name || !kind_type(dash + 1, &type))
+			continue;
+		snprintf(what, size, "%.*s", (int)(dash - d->d_name), d->d_name);
+		snprintf(prog_path, sizeof(prog_path), "%s/%s", dir, d->d_name);
+		snprintf(link_path, sizeof(link_path), "%s/%s", dir, what);
+		err = attach_or_wait(prog_path, link_path, type);
+		n++;
+	}
+	closedir(dp);
+	if (!err && !n) {
+		snprintf(what, size, "%s", "(none pinned)");
+		err = -ENOENT;
+	}
+	return err;
+}
+
+/**
+ * bpfraise_raise - take the level above 0 through the raise iterator
+ * @dir: the backend's pin directory
+ * @level: 1 or 2
+ *
+ * Return: 0, or -errno: the raise program's (-EPERM, -EBUSY for an open
+ * list of module images, -ENOLINK for a hook program not attached) or
+ * the read's.
+ */
+int bpfraise_raise(const char *dir, int level)
+{
+	char path[PATH_MAX], buf[32];
+	ssize_t len;
+	long ret;
+	char *end;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/raise%d", dir, level);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len < 0) {
+		len = -errno;
+		close(fd);
+		return len;
+	}
+	close(fd);
+	buf[len] = '\0';
+	errno = 0;
+	ret = strtol(buf, &end, 10);
+	if (!len || errno || *end != '\n' || ret > 0 || ret < -4095)
+		return -EPROTO;
+	return ret;
+}
+
+static __u32 prog_id_of(int fd, bool link)
+{
+	struct bpf_link_info li;
+	struct bpf_prog_info pi;
+	union bpf_attr attr;
+
+	memset(&li, 0, sizeof(li));
+	memset(&pi, 0, sizeof(pi));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = link ? sizeof(li) : sizeof(pi);
+	attr.info.info = link ? (unsigned long)&li : (unsigned long)&pi;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return 0;
+	if (link)
+		return li.type == BPF_LINK_TYPE_TRACING ? li.prog_id : 0;
+	return pi.id;
+}
+
+/**
+ * bpfraise_hooks_attached - how many hook programs pinned in @dir are
+ * attached, as the kernel lists its links
+ * @dir: the backend's pin directory
+ * @total: set to how many hook programs are pinned
+ *
+ * Return: the number attached, or -errno.
+ */
+int bpfraise_hooks_attached(const char *dir, int *total)
+{
+	__u32 ids[64], id = 0;
+	char path[PATH_MAX];
+	union bpf_attr attr;
+	int n = 0, found = 0, i;
+	struct dirent *d;
+	DIR *dp;
+
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp)) && n < 64) {
+		const char *dash = strrchr(d->d_name, '-');
+		int fd;
+
+		if (!dash || dash == d->d_name || !kind_type(dash + 1, NULL))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		fd = obj_get(path);
+		if (fd < 0)
+			continue;
+		ids[n] = prog_id_of(fd, false);
+		close(fd);
+		if (ids[n])
+			n++;
+	}
+	closedir(dp);
+	*total = n;
+	for (;;) {
+		__u32 prog;
+		int fd;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(BPF_LINK_GET_NEXT_ID, &attr))
+			break;
+		id = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.link_id = id;
+		fd = sys_bpf(BPF_LINK_GET_FD_BY_ID, &attr);
+		if (fd < 0)
+			continue;
+		prog = prog_id_of(fd, true);
+		close(fd);
+		for (i = 0; i < n; i++) {
+			if (ids[i] && ids[i] == prog) {
+				ids[i] = 0;
+				found++;
+			}
+		}
+	}
+	return errno == ENOENT ? found : -errno;
+}
