@@ -2,6 +2,8 @@
 # Helpers for the scenario scripts, sourced by /init.  Results are TAP lines
 # on fd 3 (the second serial port); the host counts them.
 exec 3>/dev/ttyS1
+# Init has started: boot.sh boots again a guest that never gets here.
+echo "# init: scenario ${scenario:-none}" >&3
 
 SECLVL=/sys/kernel/security/seclvl
 # The in-tree LSM's files; stock_setup points them at the BPF backend's.
