@@ -141,6 +141,8 @@ for entry in "${scenarios[@]}"; do
 			env "${boot_env[@]}" "$TOP/harness/boot.sh" "$name" $args || true
 	fi
 	before=$((pass + fail))
+	[ ! -f "$out/hung-boot.log" ] ||
+		say "$name: the first boot hung before init (QEMU's TCG), booted again: see $out/hung-boot.log"
 	touch "$out/results.log" "$out/console.log"
 	count_tap "$out/results.log" "$name"
 
