@@ -46,7 +46,7 @@ want=$(series_lines | wc -l)
 mapfile -t series < <(find "$BUILD/series" -name '0*.patch' ! -name '0000-*' | sort)
 check "the series has one patch per line of patches/series ($want)" [ "${#series[@]}" = "$want" ]
 check "the series has a cover letter with a subject" \
-	grep -q '^Subject: \[PATCH 0/[0-9]*\] seclvl:' "$BUILD/series/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 0*/[0-9]*\] seclvl:' "$BUILD/series/0000-cover-letter.patch"
 for p in "${series[@]}"; do
 	check "$(basename "$p") applies with patch -p1 to a fresh tree" \
 		patch -d "$work/series" -p1 -s -f --no-backup-if-mismatch -i "$p"

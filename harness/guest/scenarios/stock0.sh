@@ -11,7 +11,8 @@ expect_exit 0 seclvl-bpf status
 check "  and no hook program is attached at level 0" \
 	grep -qx 'hooks: 0 of [0-9]* attached (from the first raise above 0)' /tmp/ctl.out
 check "reading raise1 by hand with no hook attached is refused" \
-	sh -c '[ "$(cat /sys/fs/bpf/seclvl/raise1)" = -67 ] && [ "$(level)" = 0 ]'
+	sh -c '[ "$(cat /sys/fs/bpf/seclvl/raise1)" = -67 ] &&
+		[ "$(cat /sys/fs/bpf/seclvl/level)" = 0 ]'
 run_selftest seclvl/restrictions_test
 run_selftest seclvl/bypass_test
 run_selftest seclvl/bpf_test
