@@ -438,13 +438,12 @@ static void freeze_list(int level, int before)
 	close(fd);
 }
 
-static int read_level(void);
-
 /*
- * Raise: above 0 attach the hook programs and read the raise iterator,
- * else run the pinned raise program.  Returns 0 or a negative errno.
+ * Raise from @before: above 0 attach the hook programs and read the raise
+ * iterator, else run the pinned raise program.  Returns 0 or a negative
+ * errno.
  */
-static int raise_to(int level)
+static int raise_to(int level, int before)
 {
 	struct seclvl_raise_ctx ctx = { .level = level };
 	struct bpf_test_run_opts opts = {
@@ -456,8 +455,6 @@ static int raise_to(int level)
 	int fd, ret;
 
 	if (level > 0) {
-		int before = read_level();
-
 		/* Not for a raise that cannot go up: it would refuse anyway. */
 		if (before >= 0 && before < level)
 			ret = bpfraise_attach_hooks(SECLVL_PIN_DIR, what,
@@ -756,7 +753,7 @@ static int cmd_load(int argc, char **argv)
 		ret = list_modules(skel, &mods);
 	if (!ret && level > 0) {
 		freeze_list(level, 0);
-		ret = raise_to(level);
+		ret = raise_to(level, 0);
 		if (ret)
 			error("raising to %d: %s", level, strerror(-ret));
 	}
@@ -793,7 +790,7 @@ static int cmd_raise(const char *arg)
 		return 3;
 	}
 	freeze_list(level, before);
-	ret = raise_to(level);
+	ret = raise_to(level, before);
 	if (ret == -ENOLINK) {
 		error("level %d refused: a hook program is not attached", level);
 		return 1;
