@@ -1258,10 +1258,14 @@ static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			      struct iattr *attr)
 {
 	struct inode *inode = d_backing_inode(dentry);
+	bool setid = (attr->ia_valid & ATTR_MODE) &&
+		     (attr->ia_mode & (S_ISUID | S_ISGID));
 	umode_t old;
 	int level;
 
-	if (seclvl_current() <= 0)
+	/* Most calls neither truncate nor set a set-id bit: done first. */
+	if ((!(attr->ia_valid & ATTR_SIZE) && !setid) ||
+	    seclvl_current() <= 0)
 		return 0;
 	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode)) {
 		int err = seclvl_check_change(inode, inode->i_mapping, dentry,
@@ -1270,8 +1274,7 @@ static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		if (err)
 			return err;
 	}
-	if (!seclvl_enforced(SECLVL_SETID_BITS, &level) ||
-	    !(attr->ia_valid & ATTR_MODE))
+	if (!setid || !seclvl_enforced(SECLVL_SETID_BITS, &level))
 		return 0;
 	old = inode->i_mode;
 	if (!seclvl_setid_added(old, attr->ia_mode))

@@ -49,7 +49,12 @@ static const char *bdev = "/dev/vda";
 static const char *image = "/run/seclvl-bench-image.ko";
 static int image_fd = -1, image_err;
 static char *const true_argv[] = { "/bin/seclvl_true", NULL };
-static char file[256], mnt[256], tree[256];
+/*
+ * chown has a file of its own: it leaves the group 1 or 0, and root's
+ * chmod of a file outside its groups also asks capable(CAP_FSETID)
+ * (setattr_prepare()), so chmod's path would depend on chown's last call.
+ */
+static char file[256], chown_file[256], mnt[256], tree[256];
 static pid_t child;
 
 /* One iteration of an operation; returns 0 or an errno. */
@@ -96,7 +101,7 @@ static int op_chown(void)
 	static int flip;
 
 	flip = !flip;
-	return chown(file, 0, flip ? 1 : 0) ? errno : 0;
+	return chown(chown_file, 0, flip ? 1 : 0) ? errno : 0;
 }
 
 static int op_execve(void)
@@ -395,6 +400,7 @@ static int setup(void)
 	int fd;
 
 	snprintf(file, sizeof(file), "%s/file", dir);
+	snprintf(chown_file, sizeof(chown_file), "%s/chown", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
 	snprintf(tree, sizeof(tree), "%s/tree", dir);
 	if (mkdir(dir, 0755) && errno != EEXIST)
@@ -404,6 +410,10 @@ static int setup(void)
 	fd = open(file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	if (fd < 0)
 		return perror(file), -1;
+	close(fd);
+	fd = open(chown_file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0)
+		return perror(chown_file), -1;
 	close(fd);
 	image_fd = open(image, O_RDONLY | O_CLOEXEC);
 	image_err = errno;
