@@ -395,10 +395,18 @@ static long calibrate(op_fn fn, int ms)
 	}
 }
 
+static int create_empty(const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return perror(path), -1;
+	close(fd);
+	return 0;
+}
+
 static int setup(void)
 {
-	int fd;
-
 	snprintf(file, sizeof(file), "%s/file", dir);
 	snprintf(chown_file, sizeof(chown_file), "%s/chown", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
@@ -407,14 +415,8 @@ static int setup(void)
 		return perror(dir), -1;
 	if (mkdir(mnt, 0755) && errno != EEXIST)
 		return perror(mnt), -1;
-	fd = open(file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd < 0)
-		return perror(file), -1;
-	close(fd);
-	fd = open(chown_file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd < 0)
-		return perror(chown_file), -1;
-	close(fd);
+	if (create_empty(file) || create_empty(chown_file))
+		return -1;
 	image_fd = open(image, O_RDONLY | O_CLOEXEC);
 	image_err = errno;
 	/* The ptrace target: a child that waits to be killed. */
