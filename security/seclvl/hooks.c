@@ -1358,22 +1358,12 @@ static int hook_inode_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
 			     "set an access ACL on set-id file %pd", dentry);
 }
 
+/* Hooks that serve many restrictions, switched on at the first raise. */
 static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capable, hook_capable),
 #ifdef CONFIG_SECURITY_NETWORK
 	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
 #endif
-	LSM_HOOK_INIT(ptrace_access_check, hook_ptrace_access_check),
-	LSM_HOOK_INIT(settime, hook_settime),
-	LSM_HOOK_INIT(sb_umount, hook_sb_umount),
-	LSM_HOOK_INIT(sb_mount, hook_sb_mount),
-	LSM_HOOK_INIT(sb_kern_mount, hook_sb_kern_mount),
-	LSM_HOOK_INIT(move_mount, hook_move_mount),
-	LSM_HOOK_INIT(sb_pivotroot, hook_sb_pivotroot),
-	LSM_HOOK_INIT(inode_rmdir, hook_inode_rmdir),
-	LSM_HOOK_INIT(inode_unlink, hook_inode_unlink),
-	LSM_HOOK_INIT(inode_rename, hook_inode_rename),
-	LSM_HOOK_INIT(mount_setattr, hook_mount_setattr),
 	LSM_HOOK_INIT(kernel_module_request, hook_kernel_module_request),
 	LSM_HOOK_INIT(kernel_load_data, hook_kernel_load_data),
 	LSM_HOOK_INIT(kernel_read_file, hook_kernel_read_file),
@@ -1393,19 +1383,100 @@ static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(inode_setattr, hook_inode_setattr),
 	LSM_HOOK_INIT(inode_create, hook_inode_create),
 	LSM_HOOK_INIT(inode_mknod, hook_inode_mknod),
+};
+
+static struct security_hook_list seclvl_ptrace_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(ptrace_access_check, hook_ptrace_access_check),
+};
+
+static struct security_hook_list seclvl_time_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(settime, hook_settime),
+};
+
+static struct security_hook_list seclvl_umount_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(sb_umount, hook_sb_umount),
+	LSM_HOOK_INIT(move_mount, hook_move_mount),
+	LSM_HOOK_INIT(sb_pivotroot, hook_sb_pivotroot),
+	LSM_HOOK_INIT(inode_rmdir, hook_inode_rmdir),
+	LSM_HOOK_INIT(inode_unlink, hook_inode_unlink),
+	LSM_HOOK_INIT(inode_rename, hook_inode_rename),
+};
+
+static struct security_hook_list seclvl_mount_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(sb_mount, hook_sb_mount),
+	LSM_HOOK_INIT(mount_setattr, hook_mount_setattr),
+};
+
+static struct security_hook_list seclvl_kern_mount_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(sb_kern_mount, hook_sb_kern_mount),
+};
+
+static struct security_hook_list seclvl_setid_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(inode_setxattr, hook_inode_setxattr),
 	LSM_HOOK_INIT(inode_set_acl, hook_inode_set_acl),
 };
 
+/*
+ * Each set of hooks with the restrictions it serves.  A set is switched on
+ * when the first of them applies, so a level pays only for the hooks it
+ * enforces with: at level 1 the unmount and clock hooks, which serve level
+ * 2 restrictions by default, cost nothing.
+ */
+static const struct seclvl_hook_set {
+	struct security_hook_list *hooks;
+	int count;
+	unsigned long serves;
+} seclvl_hook_sets[] = {
+	{ seclvl_hooks, ARRAY_SIZE(seclvl_hooks),
+	  GENMASK(SECLVL_NR_RESTRICTIONS - 1, 0) },
+	{ seclvl_ptrace_hooks, ARRAY_SIZE(seclvl_ptrace_hooks),
+	  BIT(SECLVL_PTRACE_INIT) },
+	{ seclvl_time_hooks, ARRAY_SIZE(seclvl_time_hooks),
+	  BIT(SECLVL_TIME_BACKWARD) },
+	{ seclvl_umount_hooks, ARRAY_SIZE(seclvl_umount_hooks),
+	  BIT(SECLVL_UMOUNT) },
+	{ seclvl_mount_hooks, ARRAY_SIZE(seclvl_mount_hooks),
+	  BIT(SECLVL_UMOUNT) | BIT(SECLVL_SUID_MOUNT) },
+	{ seclvl_kern_mount_hooks, ARRAY_SIZE(seclvl_kern_mount_hooks),
+	  BIT(SECLVL_MOUNTED_BLOCKDEV_WRITE) },
+	{ seclvl_setid_hooks, ARRAY_SIZE(seclvl_setid_hooks),
+	  BIT(SECLVL_SETID_BITS) },
+};
+
+/* The sets switched on, as BIT(index); under seclvl_lock. */
+static unsigned long seclvl_sets_on;
+
 void __init seclvl_add_hooks(void)
 {
-	security_add_hooks_deferred(seclvl_hooks, ARRAY_SIZE(seclvl_hooks),
-				    &seclvl_lsmid);
+	const struct seclvl_hook_set *set;
+
+	for (set = seclvl_hook_sets;
+	     set < seclvl_hook_sets + ARRAY_SIZE(seclvl_hook_sets); set++)
+		security_add_hooks_deferred(set->hooks, set->count,
+					    &seclvl_lsmid);
 }
 
-void seclvl_enable_hooks(void)
+/**
+ * seclvl_enable_hooks - switch on the hooks of the restrictions that apply
+ * @applying: the restrictions about to apply, as BIT(restriction)
+ *
+ * Called with seclvl_lock held before they apply.  When it returns, every
+ * CPU calls every hook that serves one of @applying.
+ */
+void seclvl_enable_hooks(unsigned long applying)
 {
-	security_enable_hooks(seclvl_hooks, ARRAY_SIZE(seclvl_hooks));
+	size_t i;
+
+	lockdep_assert_held(&seclvl_lock);
+	BUILD_BUG_ON(ARRAY_SIZE(seclvl_hook_sets) > BITS_PER_LONG);
+	for (i = 0; i < ARRAY_SIZE(seclvl_hook_sets); i++) {
+		if ((seclvl_sets_on & BIT(i)) ||
+		    !(seclvl_hook_sets[i].serves & applying))
+			continue;
+		security_enable_hooks(seclvl_hook_sets[i].hooks,
+				      seclvl_hook_sets[i].count);
+		seclvl_sets_on |= BIT(i);
+	}
 }
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST

@@ -152,6 +152,30 @@ int seclvl_write_rule(char *buf, size_t len)
 }
 
 /**
+ * seclvl_applying - the restrictions that apply at a level
+ * @level: a secure level
+ *
+ * Called with seclvl_lock held, which keeps the rules as they are.
+ *
+ * Return: the restrictions whose rule is @level or below, as
+ * BIT(restriction); none at levels below 1.
+ */
+unsigned long seclvl_applying(int level)
+{
+	unsigned long applying = 0;
+	size_t i;
+
+	BUILD_BUG_ON(SECLVL_NR_RESTRICTIONS > BITS_PER_LONG);
+	lockdep_assert_held(&seclvl_lock);
+	if (level <= 0)
+		return 0;
+	for (i = 0; i < SECLVL_NR_RESTRICTIONS; i++)
+		if (level >= seclvl_rules[i].level)
+			applying |= BIT(i);
+	return applying;
+}
+
+/**
  * seclvl_format_policy - the text of the policy file
  * @buf: where to write it
  * @size: room in @buf

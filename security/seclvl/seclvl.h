@@ -147,11 +147,12 @@ int seclvl_parse_rule(const char *buf, size_t len,
 		      enum seclvl_restriction *r, int *level);
 int seclvl_write_rule(char *buf, size_t len);
 size_t seclvl_format_policy(char *buf, size_t size);
+unsigned long seclvl_applying(int level);
 void __init seclvl_init_rules(void);
 
 /* hooks.c */
 void __init seclvl_add_hooks(void);
-void seclvl_enable_hooks(void);
+void seclvl_enable_hooks(unsigned long applying);
 
 /* modules.c */
 struct seq_file;

@@ -175,6 +175,10 @@ expect_exit 1 seclvlctl policy setuid 1
 err_has "the policy is frozen: the level is already 1"
 expect_exit 1 seclvlctl escape --clear
 err_has "the escape is frozen: the level is already 1"
+# From 1 to 2 with watchers: the clock hook goes on only now, and before
+# anyone sees 2.  seclvlctl then raises to the level it is already at.
+run_selftest seclvl/raise_test -t hooks_on_before_level
+check "level reads 2 after the watched raise" level_is 2
 expect_exit 0 seclvlctl raise 2
 insmod /lib/seclvl/seclvl_test_load.ko 2>/dev/null
 expect_exit 0 seclvlctl --json

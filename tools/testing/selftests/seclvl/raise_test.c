@@ -8,8 +8,8 @@
  * readers watch.  No reader may see the level go down, every write
  * must be decided by the level it met, and the level ends at the highest
  * value any writer set.  This raises the level: the guest runs it from
- * level 0 or 1, in the boot that goes on to test level 2.  And the first
- * raise from 0 is watched: no one may see the new level before the
+ * level 0 or 1, in the boot that goes on to test level 2.  And a raise
+ * to 1 or 2 is watched: no one may see the new level before its
  * restrictions apply.
  *
  * Copyright (C) 2026 The seclvl authors
@@ -147,29 +147,39 @@ TEST(concurrent_raisers)
 }
 
 /*
- * A watcher that sees the level above 0 must find the restrictions in
- * force at once: the first raise switches seclvl's hooks on (the BPF
- * backend's tools attach its programs) before the new level is visible.
- * Exit status: 0, 1 for a set-id bit added once the level read 1, 2 for
- * an error.
+ * A watcher that sees the new level must find its restrictions in force
+ * at once: the raise switches on the hooks they need (the BPF backend's
+ * tools attach its programs) before the new level is visible.  At 1 it
+ * tries to add a set-id bit to @file, at 2 to set the clock back a
+ * second.  Exit status: 0, 1 for a change made once the level read
+ * @target, 2 for an error.
  */
-static int watcher(const char *file)
+static int watcher(int target, const char *file)
 {
 	time_t give_up = time(NULL) + 60;
 	long seen = 0;
 
 	for (;;) {
 		int level = current_level();
+		struct timespec ts;
 
-		if (level < 0)
+		if (level < 0 || level > target)
 			return 2;
-		if (level == 0) {
+		if (level < target) {
 			if (seen || time(NULL) > give_up)
 				return 2;
 			continue;
 		}
-		if (!chmod(file, 04755))
-			return 1;
+		if (target == 1) {
+			if (!chmod(file, 04755))
+				return 1;
+		} else {
+			if (clock_gettime(CLOCK_REALTIME, &ts))
+				return 2;
+			ts.tv_sec--;
+			if (!clock_settime(CLOCK_REALTIME, &ts))
+				return 1;
+		}
 		if (errno != EPERM)
 			return 2;
 		if (++seen == 100)
@@ -177,17 +187,25 @@ static int watcher(const char *file)
 	}
 }
 
-/* From level 0 only: run it first, in the boot that raises to 1. */
+/*
+ * Raises from level 0 to 1 or from 1 to 2 while watchers try what the new
+ * level refuses: run it in the boot that raises to that level.
+ */
 TEST(hooks_on_before_level)
 {
 	char file[] = "/tmp/raise_test.XXXXXX";
+	const char *row, *what;
 	pid_t watchers[WRITERS];
-	int fd, i, err, rule = RULE_OFF;
+	int fd, i, err, target, rule = RULE_OFF;
 
-	if (current_level() != 0)
-		SKIP(return, "the first raise is from level 0");
-	ASSERT_TRUE(policy_row("setid_bits", &rule, NULL));
-	ASSERT_EQ(1, rule) TH_LOG("setid_bits must apply at level 1");
+	target = current_level() + 1;
+	if (target != 1 && target != 2)
+		SKIP(return, "raises from level 0 or 1 only");
+	row = target == 1 ? "setid_bits" : "time_backward";
+	what = target == 1 ? "a set-id bit was added" : "the clock was set back";
+	ASSERT_TRUE(policy_row(row, &rule, NULL));
+	ASSERT_EQ(target, rule) TH_LOG("%s must apply from level %d", row,
+				       target);
 	fd = mkstemp(file);
 	ASSERT_LE(0, fd);
 	close(fd);
@@ -195,14 +213,16 @@ TEST(hooks_on_before_level)
 		watchers[i] = fork();
 		ASSERT_LE(0, watchers[i]);
 		if (watchers[i] == 0)
-			_exit(watcher(file));
+			_exit(watcher(target, file));
 	}
 	usleep(100 * 1000);
-	if (bpf_backend())
+	if (!bpf_backend())
+		err = write_str(LEVEL_FILE, target == 1 ? "1\n" : "2\n");
+	else if (target == 1)
 		err = bpf_freeze_list() ?: bpf_attach_hooks() ?: bpf_raise(1);
 	else
-		err = write_str(LEVEL_FILE, "1\n");
-	ASSERT_EQ(0, err) TH_LOG("raising to 1: %s", strerror(err));
+		err = bpf_attach_hooks() ?: bpf_raise(2);
+	ASSERT_EQ(0, err) TH_LOG("raising to %d: %s", target, strerror(err));
 	for (i = 0; i < WRITERS; i++) {
 		int status;
 
@@ -210,7 +230,7 @@ TEST(hooks_on_before_level)
 		ASSERT_TRUE(WIFEXITED(status));
 		EXPECT_EQ(0, WEXITSTATUS(status))
 			TH_LOG("watcher %d: %s", i, WEXITSTATUS(status) == 1 ?
-			       "a set-id bit was added at level 1" : "error");
+			       what : "error");
 	}
 	unlink(file);
 }
