@@ -69,7 +69,7 @@ smp=2 clock=()
 if [ -n "${SECLVL_ICOUNT:-}" ]; then
 	smp=1 clock=(-icount shift=0,sleep=off)
 fi
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp "$smp" "${clock[@]}" -nodefaults
+qemu=(qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -m 1G -smp "$smp" "${clock[@]}" -nodefaults
       -no-reboot -display none
       -kernel "$kernel" -initrd "$initrd"
       -drive "file=$disk,if=virtio,format=raw"

@@ -9,6 +9,19 @@ STOCK=$BUILD/stock
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=$(nproc)
 
+# QEMU's accelerator for every guest: TCG with all vCPUs on one host thread.
+# Under multi-threaded TCG a vCPU runs a stale int3 at a site another vCPU
+# has just patched (the final bytes are in place, the kernel's int3 handler
+# is done: "Oops: int3"), an emulator artefact of cross-modifying code that
+# real CPUs exclude with text_poke_sync().  Seen in a static key of a hook
+# at a raise (seclvl's deferred hooks: debian-lsm-2 and level2), while
+# seclvl-bpf attached on Debian's kernel (debian-bpf-strict), and, without
+# seclvl, in three boots of three that switched a tracepoint on and off
+# while both vCPUs ran it (trace_kmalloc, kfree); with one thread, none in
+# 400 switches.  One thread changes vCPU only between translated blocks,
+# after the writer's invalidation.
+QEMU_ACCEL=tcg,thread=single
+
 say() { printf '== %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

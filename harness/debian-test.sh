@@ -65,17 +65,9 @@ if [ "$profile" = strict ] && [ "$backend" = lsm ]; then
 		"$disk" >/dev/null 2>&1
 fi
 
-# Two vCPUs on one host thread (thread=single), and one for the debug
-# kernel: under multi-threaded TCG a vCPU twice ran a stale int3 at a site
-# another vCPU had just patched (the final bytes were in place and the
-# kernel's int3 handler was gone: "Oops: int3" at a static key in
-# hook_file_permission at the raise, debian-lsm-2, and in Debian's kernel
-# while seclvl-bpf attached, debian-bpf-strict), an emulator artefact of
-# cross-modifying code that real CPUs exclude with text_poke_sync().  One
-# thread switches vCPUs only between translated blocks, after the
-# writer's invalidation.  The debug kernel on two vCPUs of one thread
-# boots so slowly that logind's start times out (debian-lsm-1).
-accel=tcg,thread=single
+# Two vCPUs on one host thread ($QEMU_ACCEL, common.sh), and one for the
+# debug kernel: on two vCPUs of one thread it boots so slowly that
+# logind's start times out (debian-lsm-1).
 smp=2
 case $backend in
 lsm)
@@ -92,7 +84,7 @@ bpf)
 esac
 # A free port on the host's loopback for the guest's sshd.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-timeout -k 10 "${SECLVL_DEBIAN_TIMEOUT:-1200}" qemu-system-x86_64 -accel "$accel" -cpu max \
+timeout -k 10 "${SECLVL_DEBIAN_TIMEOUT:-1200}" qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max \
 	-m 2G -smp "$smp" -nodefaults -display none "${kernel[@]}" \
 	-append "console=ttyS0 panic=-1 $append" \
 	-drive "file=$disk,if=virtio,format=raw" \

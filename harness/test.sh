@@ -48,7 +48,7 @@ fi
 bad_kernel='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible recursive locking|circular locking dependency|inconsistent lock state|possible irq lock inversion|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|lock held when returning|sleeping function called from invalid context|INFO: task .* blocked|general protection fault|Call Trace:|RCU stall'
 
 pass=0 fail=0 skip=0
-failures=()
+failures=() excerpts=()
 host_ok() { pass=$((pass + 1)); }
 host_fail() { fail=$((fail + 1)); failures+=("$1"); }
 host_check() { # DESCRIPTION COMMAND...
@@ -151,6 +151,10 @@ for entry in "${scenarios[@]}"; do
 	[ "$(cat "$out/exit")" = 0 ] || host_fail "$name: qemu exit $(cat "$out/exit") (124: timeout)"
 	if grep -aE "$bad_kernel" "$out/console.log" > "$out/bad.log"; then
 		host_fail "$name: the kernel log has $(head -n 1 "$out/bad.log" | tr -d '\r')"
+		# CI shows only the summary: keep where it happened and how.
+		excerpts+=("$name:" "$(tr -d '\r' < "$out/console.log" |
+			grep -aE -A 40 -m 1 "$bad_kernel" |
+			grep -aE 'RIP:|Comm:|^\[ *[0-9.]+\]  [ ?]*[A-Za-z_][A-Za-z0-9_.]*\+0x' | head -n 14)")
 	else
 		host_ok
 	fi
@@ -272,6 +276,7 @@ echo
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "Failures:"
 	printf '  %s\n' "${failures[@]}"
+	[ ${#excerpts[@]} -eq 0 ] || printf '%s\n' "Kernel reports:" "${excerpts[@]}"
 	echo "Logs: build/results/<scenario>/{console,results}.log"
 fi
 echo "skipped: $skip"
