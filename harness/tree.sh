@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Unpack Debian's linux-source-6.12 into build/, apply patches/ and copy our
 # files in.  The tree is unpacked again only when the tarball or a patch
-# changes; rsync keeps modification times, so unchanged files do not rebuild.
+# changes; our files are copied by content, so only changed ones rebuild.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -21,9 +21,12 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 	echo "$want" > "$stamp"
 fi
 
+# By content, not time: a file changed while a build ran is older than
+# what that build made from the copy before, and keeping its time would
+# let make skip it.  A changed file is written with the time of the copy.
 for d in security/seclvl tools/testing/selftests/seclvl; do
 	mkdir -p "$SRC/$d"
-	rsync -a --delete "$TOP/$d/" "$SRC/$d/"
+	rsync -rlp --checksum --delete "$TOP/$d/" "$SRC/$d/"
 done
 for f in Documentation/admin-guide/LSM/seclvl.rst \
 	 Documentation/ABI/testing/securityfs-seclvl; do
