@@ -268,29 +268,66 @@ static bool seclvl_init_mnt_ns(void)
 	return current->nsproxy->mnt_ns == init_nsproxy.mnt_ns;
 }
 
+/* Whether @sb keeps its files on a disk. */
+static bool seclvl_disk_sb(const struct super_block *sb)
+{
+	return sb->s_bdev || (sb->s_type->fs_flags & FS_REQUIRES_DEV);
+}
+
+/**
+ * struct seclvl_umount - what an unmount takes from the initial namespace
+ * @tree: a lazy unmount of a mount with mounts under it
+ * @sb: the filesystem of the mount it would detach there
+ */
+struct seclvl_umount {
+	bool tree;
+	const struct super_block *sb;
+};
+
+enum { SECLVL_UMOUNT_DISK = 1, SECLVL_UMOUNT_TREE };
+
+/* Called under namespace_sem for each mount an unmount would detach. */
+static int seclvl_umount_visit(struct vfsmount *m,
+			       const struct mnt_namespace *ns, void *arg)
+{
+	struct seclvl_umount *u = arg;
+
+	if (ns != init_nsproxy.mnt_ns)
+		return 0;
+	u->sb = m->mnt_sb;
+	if (seclvl_disk_sb(m->mnt_sb))
+		return SECLVL_UMOUNT_DISK;
+	return u->tree ? SECLVL_UMOUNT_TREE : 0;
+}
+
 /*
  * At level 2 a disk's filesystem stays mounted in the initial mount
  * namespace, and so does whatever a lazy unmount would take along.  Other
  * filesystems (memory, kernel views, network, FUSE) may go: a mount of the
  * same kind can be made at level 2 anyway, so refusing their unmount only
- * breaks logouts and shutdown.  Another namespace unmounts its own copies.
+ * breaks logouts and shutdown.  An unmount is judged by what it detaches
+ * there, from whichever namespace it propagates (fs/pnode.c); another
+ * namespace unmounts its own copies.
  */
 static int hook_sb_umount(struct vfsmount *mnt, int flags)
 {
-	struct super_block *sb = mnt->mnt_sb;
 	struct path root = { .mnt = mnt, .dentry = mnt->mnt_root };
+	struct seclvl_umount u = {};
 	int level;
 
-	if (!seclvl_enforced(SECLVL_UMOUNT, &level) || !seclvl_init_mnt_ns())
+	if (!seclvl_enforced(SECLVL_UMOUNT, &level))
 		return 0;
-	if (sb->s_bdev || (sb->s_type->fs_flags & FS_REQUIRES_DEV))
+	u.tree = (flags & MNT_DETACH) && path_has_submounts(&root);
+	switch (mnt_umount_visit(mnt, flags, seclvl_umount_visit, &u)) {
+	case SECLVL_UMOUNT_DISK:
 		return seclvl_refuse(SECLVL_UMOUNT, level, true,
-				     "unmount %s (%s)", sb->s_id,
-				     sb->s_type->name);
-	if ((flags & MNT_DETACH) && path_has_submounts(&root))
+				     "unmount %s (%s)", u.sb->s_id,
+				     u.sb->s_type->name);
+	case SECLVL_UMOUNT_TREE:
 		return seclvl_refuse(SECLVL_UMOUNT, level, true,
 				     "detach %s (%s) and the mounts under it",
-				     sb->s_id, sb->s_type->name);
+				     u.sb->s_id, u.sb->s_type->name);
+	}
 	return 0;
 }
 

@@ -444,13 +444,22 @@ static __always_inline bool seclvl_is_pin_dir(struct inode *inode)
 		       seclvl_state_get(SECLVL_STATE_PIN_INO);
 }
 
+static __always_inline struct mount *seclvl_real_mount(struct vfsmount *mnt)
+{
+	return (void *)mnt - bpf_core_field_offset(struct mount, mnt);
+}
+
 /* Whether anything is mounted under @mnt. */
 static __always_inline bool seclvl_has_submounts(struct vfsmount *mnt)
 {
-	struct mount *m = (void *)mnt - bpf_core_field_offset(struct mount, mnt);
-	struct list_head *head = &m->mnt_mounts;
+	struct list_head *head = &seclvl_real_mount(mnt)->mnt_mounts;
 
 	return BPF_CORE_READ(head, next) != head;
+}
+
+static __always_inline struct mnt_namespace *seclvl_init_mnt_ns_ptr(void)
+{
+	return BPF_CORE_READ((struct nsproxy *)&init_nsproxy, mnt_ns);
 }
 
 /* Whether the caller is in the initial mount namespace. */
@@ -458,16 +467,126 @@ static __always_inline bool seclvl_init_mnt_ns(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
-	return task->nsproxy->mnt_ns ==
-	       BPF_CORE_READ((struct nsproxy *)&init_nsproxy, mnt_ns);
+	return task->nsproxy->mnt_ns == seclvl_init_mnt_ns_ptr();
+}
+
+/*
+ * Bounds the walks of an unmount's propagation: a peer group's ring and
+ * the mounts of a lazily detached tree.  Past them seclvl assumes the
+ * worst, that the unmount reaches the initial namespace.
+ */
+#define SECLVL_PEERS_MAX 16
+#define SECLVL_TREE_MAX 256
+#define SECLVL_TREE_DEPTH 32
+
+/*
+ * Whether @m has slaves.  The list of them is a list_head on 6.12, an
+ * hlist_head (NULL when empty) on later kernels: told apart by its size.
+ */
+static __always_inline bool seclvl_has_slaves(struct mount *m)
+{
+	void *at = (void *)m + bpf_core_field_offset(struct mount,
+						      mnt_slave_list);
+	void *first;
+
+	if (bpf_probe_read_kernel(&first, sizeof(first), at))
+		return true;
+	if (bpf_core_field_size(struct mount, mnt_slave_list) ==
+	    sizeof(struct hlist_head))
+		return first;
+	return first != at;
+}
+
+/*
+ * Whether what happens under @parent propagates to the initial mount
+ * namespace: one of its peers is there (fs/pnode.c).  A peer with slaves
+ * counts as reaching it, unwalked.
+ */
+static __always_inline bool seclvl_propagates_to_init(struct mount *parent)
+{
+	struct mnt_namespace *init_ns = seclvl_init_mnt_ns_ptr();
+	struct mount *peer = parent;
+	struct list_head *next;
+	int i;
+
+	for (i = 0; i < SECLVL_PEERS_MAX; i++) {
+		if (BPF_CORE_READ(peer, mnt_ns) == init_ns ||
+		    seclvl_has_slaves(peer))
+			return true;
+		next = BPF_CORE_READ(peer, mnt_share.next);
+		peer = (void *)next - bpf_core_field_offset(struct mount,
+							    mnt_share);
+		if (peer == parent)
+			return false;
+	}
+	return true;
+}
+
+/* Whether unmounting @m propagates there: by its parent's peers. */
+static __always_inline bool seclvl_umount_reaches_init(struct mount *m)
+{
+	struct mount *parent = BPF_CORE_READ(m, mnt_parent);
+
+	return parent != m && seclvl_propagates_to_init(parent);
+}
+
+/* A walk of a tree of mounts in the order of the VFS's next_mnt(). */
+struct seclvl_tree_walk {
+	struct mount *root;
+	struct mount *at;
+	bool reaches;
+};
+
+static int seclvl_tree_step(__u32 i, void *ctx)
+{
+	struct seclvl_tree_walk *w = ctx;
+	struct mount *p = w->at, *parent;
+	struct list_head *next, *head = &p->mnt_mounts;
+	int depth;
+
+	if (seclvl_umount_reaches_init(p)) {
+		w->reaches = true;
+		return 1;
+	}
+	next = BPF_CORE_READ(head, next);
+	for (depth = 0; next == head && depth < SECLVL_TREE_DEPTH; depth++) {
+		if (p == w->root)
+			return 1;
+		next = BPF_CORE_READ(p, mnt_child.next);
+		parent = BPF_CORE_READ(p, mnt_parent);
+		head = &parent->mnt_mounts;
+		p = parent;
+	}
+	if (next == head) {
+		w->reaches = true;
+		return 1;
+	}
+	w->at = (void *)next - bpf_core_field_offset(struct mount, mnt_child);
+	return 0;
+}
+
+/*
+ * Whether a lazy unmount of @mnt and the mounts under it takes a mount
+ * from the initial namespace: each propagates by its own parent.
+ */
+static __always_inline bool seclvl_tree_reaches_init(struct vfsmount *mnt)
+{
+	struct seclvl_tree_walk w = { .root = seclvl_real_mount(mnt) };
+
+	w.at = w.root;
+	if (bpf_loop(SECLVL_TREE_MAX, seclvl_tree_step, &w, 0) ==
+	    SECLVL_TREE_MAX)
+		return true;
+	return w.reaches;
 }
 
 /*
  * As the LSM's: at level 2 a disk's filesystem stays mounted in the
  * initial mount namespace, and so does whatever a lazy unmount would take
  * along.  Self-protection from level 1: so do the bpffs that holds the
- * pins and, for a lazy unmount, anything it is mounted under.  Another
- * namespace unmounts its own copies.
+ * pins and, for a lazy unmount, anything it is mounted under.  An unmount
+ * is judged by what it detaches there, from whichever namespace it
+ * propagates; another namespace unmounts its own copies.
  */
 SEC("lsm/sb_umount")
 int BPF_PROG(seclvl_sb_umount, struct vfsmount *mnt, int flags)
@@ -476,9 +595,18 @@ int BPF_PROG(seclvl_sb_umount, struct vfsmount *mnt, int flags)
 	bool lazy_tree, disk;
 	int level = seclvl_level();
 
-	if (level <= 0 || !seclvl_init_mnt_ns())
+	if (level <= 0)
 		return 0;
 	lazy_tree = (flags & MNT_DETACH) && seclvl_has_submounts(mnt);
+	if (!seclvl_init_mnt_ns() &&
+	    !seclvl_umount_reaches_init(seclvl_real_mount(mnt))) {
+		if (!lazy_tree || !seclvl_tree_reaches_init(mnt))
+			return 0;
+		/* The tree's top stays; mounts under it go from the host. */
+		if (seclvl_enforced(SECLVL_UMOUNT, level))
+			return seclvl_refuse(SECLVL_UMOUNT);
+		return -EPERM;
+	}
 	disk = sb->s_bdev || (sb->s_type->fs_flags & FS_REQUIRES_DEV);
 	if (seclvl_enforced(SECLVL_UMOUNT, level) && (disk || lazy_tree))
 		return seclvl_refuse(SECLVL_UMOUNT);
@@ -518,14 +646,15 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 
 	/*
 	 * Self-protection: nothing is mounted over the pins in the initial
-	 * namespace, and their superblock is not reconfigured.  Changing one
-	 * mount's flags (MS_BIND | MS_REMOUNT, as systemd's
-	 * ProtectKernelTunables= does in a service's namespace) leaves the
-	 * pins alone.
+	 * namespace, nor where it propagates there, and their superblock is
+	 * not reconfigured.  Changing one mount's flags (MS_BIND | MS_REMOUNT,
+	 * as systemd's ProtectKernelTunables= does in a service's namespace)
+	 * leaves the pins alone.
 	 */
 	if (level > 0 && seclvl_is_pin_sb(path->mnt->mnt_sb) &&
 	    (flags & (MS_REMOUNT | MS_BIND)) != (MS_REMOUNT | MS_BIND) &&
-	    (seclvl_init_mnt_ns() || (flags & MS_REMOUNT)))
+	    (seclvl_init_mnt_ns() || (flags & MS_REMOUNT) ||
+	     seclvl_propagates_to_init(seclvl_real_mount(path->mnt))))
 		return -EPERM;
 	if ((flags & MS_MOVE) && !(flags & MS_REMOUNT)) {
 		err = seclvl_check_move(level);
@@ -543,7 +672,7 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 /* A mount made by fsmount(2) and not yet attached is its own parent. */
 static __always_inline bool seclvl_mount_attached(struct vfsmount *mnt)
 {
-	struct mount *m = (void *)mnt - bpf_core_field_offset(struct mount, mnt);
+	struct mount *m = seclvl_real_mount(mnt);
 
 	return BPF_CORE_READ(m, mnt_parent) != m;
 }

@@ -371,18 +371,20 @@ static int do_mount_tmpfs(const char *path, int flags)
 }
 
 /*
- * @op(@path, @flags) in a mount namespace of its own, so that level 0
- * loses nothing; -1 with its errno, or 0.
+ * @op(@path, @flags) in a mount namespace of its own, its mounts made
+ * private (@peer false) so that level 0 loses nothing, or kept peers of
+ * the initial namespace's shared ones; -1 with its errno, or 0.
  */
-static int in_child_ns(int (*op)(const char *, int), const char *path,
-		       int flags)
+static int in_ns(int (*op)(const char *, int), const char *path, int flags,
+		 bool peer)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid == 0) {
 		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		    (!peer && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
+				    NULL)))
 			_exit(100);
 		_exit(op(path, flags) ? errno : 0);
 	}
@@ -390,6 +392,12 @@ static int in_child_ns(int (*op)(const char *, int), const char *path,
 		return errno = EIO, -1;
 	errno = WEXITSTATUS(status);
 	return errno ? -1 : 0;
+}
+
+static int in_child_ns(int (*op)(const char *, int), const char *path,
+		       int flags)
+{
+	return in_ns(op, path, flags, false);
 }
 
 /*
@@ -414,6 +422,24 @@ TEST_F(bpf, umount_bpffs_other_ns)
 	EXPECT_EQ(0, in_child_ns(do_umount, "/sys", MNT_DETACH));
 }
 
+/*
+ * An unmount in a namespace that kept the initial one's peers propagates
+ * to the host's copies (fs/pnode.c): with /sys shared, as systemd makes
+ * every mount, the pins' bpffs would go from the initial namespace too,
+ * named or under a lazily detached /sys.
+ */
+TEST_F(bpf, umount_bpffs_peer_ns)
+{
+	if (!raised())
+		SKIP(return, "at level 0 this would unpin the backend");
+	ASSERT_EQ(0, mount(NULL, "/sys", NULL, MS_SHARED, NULL));
+	EXPECT_GUARDED(in_ns(do_umount, "/sys/fs/bpf", 0, true));
+	EXPECT_GUARDED(in_ns(do_umount, "/sys/fs/bpf", MNT_DETACH, true));
+	EXPECT_GUARDED(in_ns(do_umount, "/sys", MNT_DETACH, true));
+	EXPECT_TRUE(mounted_at("/sys/fs/bpf"));
+	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+}
+
 /* Keeping the flags it has, as systemd does: nosuid, nodev, noexec. */
 static int do_bind_remount_ro(const char *path, int flags)
 {
@@ -430,6 +456,26 @@ TEST_F(bpf, mount_over_pins)
 	}
 	EXPECT_GUARDED(in_child_ns(do_mount_tmpfs, "/sys/fs/bpf", MS_REMOUNT));
 	EXPECT_EQ(0, access(hook_pin(), F_OK));
+}
+
+/*
+ * A mount over the pins in a namespace that kept the initial one's peers
+ * propagates there and hides them.  systemd makes every mount shared; in
+ * this guest the bpffs is made shared first, with mount_setattr(2), which
+ * calls no LSM hook on a stock kernel.
+ */
+TEST_F(bpf, mount_over_pins_peer_ns)
+{
+	struct mount_attr attr = { .propagation = MS_SHARED };
+
+	if (!raised())
+		SKIP(return, "at level 0 this would hide the host's pins");
+	ASSERT_EQ(0, mount_setattr(AT_FDCWD, "/sys/fs/bpf", 0, &attr,
+				   sizeof(attr))) TH_LOG("%s", strerror(errno));
+	EXPECT_GUARDED(in_ns(do_mount_tmpfs, BPF_DIR, 0, true));
+	EXPECT_GUARDED(in_ns(do_mount_tmpfs, "/sys/fs/bpf", 0, true));
+	EXPECT_FALSE(mounted_at(BPF_DIR));
+	EXPECT_EQ(0, access(LINK_PIN, F_OK));
 }
 
 /*

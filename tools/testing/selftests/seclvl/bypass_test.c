@@ -2112,6 +2112,105 @@ TEST(setid_acl_mask)
 }
 
 /*
+ * An unmount propagates to the peers of the unmounted mount's parent, in
+ * whatever namespace they are (fs/pnode.c).  A mount namespace made by
+ * unshare(CLONE_NEWNS) alone keeps the initial namespace's shared mounts
+ * as peers, so its unmounts reach the host's mounts: they are judged by
+ * what they detach in the initial namespace.  PROP_DIR is a shared tmpfs
+ * of the initial namespace, as systemd makes every mount.
+ */
+#define PROP_DIR "/tmp/seclvl-prop"
+
+struct peer_umount {
+	const char *path;
+	int flags;
+};
+
+/*
+ * Unmount in a namespace of one's own that still shares the initial one's
+ * peers: 0 if done, 1 if refused with EPERM, 2 on anything else.
+ */
+static int umount_in_peer_ns(const void *arg)
+{
+	const struct peer_umount *u = arg;
+
+	if (unshare(CLONE_NEWNS))
+		return 2;
+	if (umount2(u->path, u->flags))
+		return errno == EPERM ? 1 : 2;
+	return 0;
+}
+
+/* PROP_DIR, shared, with @sub made under it; @sub's full path in @path. */
+static void prop_dir(struct __test_metadata *const _metadata,
+		     const char *sub, char *path, size_t size)
+{
+	if (!mounted_at(PROP_DIR)) {
+		ASSERT_EQ(0, mkdir(PROP_DIR, 0755));
+		ASSERT_EQ(0, mount("seclvl", PROP_DIR, "tmpfs", MS_NOSUID,
+				   NULL));
+		ASSERT_EQ(0, mount(NULL, PROP_DIR, NULL, MS_SHARED, NULL));
+	}
+	snprintf(path, size, PROP_DIR "/%s", sub);
+	ASSERT_EQ(0, mkdir(path, 0755));
+}
+
+/* @path unmounted in a peer namespace: refused where @guarded. */
+static void check_peer_umount(struct __test_metadata *const _metadata,
+			      const char *path, int flags, bool guarded)
+{
+	struct peer_umount u = { path, flags };
+	long before = denials("umount");
+
+	EXPECT_EQ(guarded ? 1 : 0, in_child(umount_in_peer_ns, &u));
+	/* Below the level the host's copy goes too: the test can fail. */
+	EXPECT_EQ(guarded, mounted_at(path));
+	/* The BPF backend's self-protection refuses uncounted. */
+	EXPECT_EQ(before + (guarded && refused("umount")), denials("umount"));
+}
+
+/* A disk's filesystem (a bind of it) under a shared mount of the host. */
+TEST(umount_propagated_disk)
+{
+	char path[64];
+
+	prop_dir(_metadata, "disk", path, sizeof(path));
+	ASSERT_EQ(0, mount(DISK_DIR, path, NULL, MS_BIND, NULL));
+	check_peer_umount(_metadata, path, 0, refused("umount"));
+	if (refused("umount"))
+		check_peer_umount(_metadata, path, MNT_DETACH, true);
+}
+
+/* A memory filesystem may go, from the host and so from a peer. */
+TEST(umount_propagated_memory_fs_allowed)
+{
+	char path[64];
+
+	prop_dir(_metadata, "mem", path, sizeof(path));
+	ASSERT_EQ(0, mount("seclvl", path, "tmpfs", MS_NOSUID, NULL));
+	check_peer_umount(_metadata, path, 0, false);
+}
+
+/*
+ * A lazy unmount of a tree: each mount of it propagates by its own
+ * parent, so the host loses the tree though only its top was named.
+ */
+TEST(umount_propagated_lazy_tree)
+{
+	char path[64], sub[80];
+
+	prop_dir(_metadata, "tree", path, sizeof(path));
+	ASSERT_EQ(0, mount("seclvl", path, "tmpfs", MS_NOSUID, NULL));
+	snprintf(sub, sizeof(sub), "%s/sub", path);
+	ASSERT_EQ(0, mkdir(sub, 0755));
+	ASSERT_EQ(0, mount("seclvl", sub, "tmpfs", MS_NOSUID, NULL));
+	check_peer_umount(_metadata, path, MNT_DETACH,
+			  refused("umount") ||
+			  (bpf_backend() && current_level() > 0));
+	EXPECT_EQ(mounted_at(path), mounted_at(sub));
+}
+
+/*
  * In a child, as a container runtime does: pivot_root into a new root, then
  * detach the old one.  Exits 0 if detached, 1 if refused with EPERM (and the
  * old root still mounted), 2 on anything else.
