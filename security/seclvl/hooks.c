@@ -390,9 +390,11 @@ static int hook_sb_pivotroot(const struct path *old_path,
 
 /*
  * Set-id files on a filesystem mounted from a user namespace run with that
- * namespace's ids only (mnt_may_suid()), so only the initial one matters.
- * The kernel's own mounts of root= and devtmpfs, made before any user
- * space ran (no mm yet), are what the boot command line asked for.
+ * namespace's ids only (mnt_may_suid()), so only the initial one matters:
+ * a new mount belongs to the caller's, a remount's to its superblock's,
+ * whoever the caller.  The kernel's own mounts of root= and devtmpfs, made
+ * before any user space ran (no mm yet), are what the boot command line
+ * asked for.
  */
 static int hook_sb_mount(const char *dev_name, const struct path *path,
 			 const char *type, unsigned long flags, void *data)
@@ -406,7 +408,8 @@ static int hook_sb_mount(const char *dev_name, const struct path *path,
 			return err;
 	}
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) || !current->mm ||
-	    current_user_ns() != &init_user_ns ||
+	    ((flags & MS_REMOUNT) ? path->mnt->mnt_sb->s_user_ns :
+				    current_user_ns()) != &init_user_ns ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
 		return 0;
 	if (flags & MS_REMOUNT)
@@ -454,7 +457,12 @@ static int hook_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
 	       seclvl_check_detach(new_dentry, "rename over");
 }
 
-/* mount_setattr(2), and fsmount(2) with every attribute it does not set. */
+/*
+ * mount_setattr(2), and fsmount(2) with every attribute it does not set.
+ * Judged by the superblock's user namespace, not the caller's: a copy of
+ * a host mount handed to a user namespace, changed there and attached in
+ * the initial namespace again, runs its set-id files as the host's ids.
+ */
 static int hook_mount_setattr(const struct path *path, unsigned int attr_set,
 			      unsigned int attr_clr)
 {
@@ -462,7 +470,7 @@ static int hook_mount_setattr(const struct path *path, unsigned int attr_set,
 	int level;
 
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) ||
-	    current_user_ns() != &init_user_ns ||
+	    path->mnt->mnt_sb->s_user_ns != &init_user_ns ||
 	    (attr_set & MOUNT_ATTR_NOSUID))
 		return 0;
 	nosuid_after = !(attr_clr & MOUNT_ATTR_NOSUID) &&
