@@ -667,20 +667,43 @@ static int seclvl_check_loop_backing(struct address_space *mapping,
 }
 
 /*
+ * Whether @inode carries file capabilities: a privileged program as much
+ * as a set-id one.  The VFS marks S_NOSEC a regular file it found with
+ * neither set-id bits nor security.capability (file_remove_privs()), and
+ * clears the mark when an xattr is set; otherwise ask the filesystem, as
+ * commoncap's cap_inode_need_killpriv() does.
+ */
+static bool seclvl_has_fcaps(struct dentry *dentry, struct inode *inode)
+{
+	if (IS_NOSEC(inode) || !S_ISREG(inode->i_mode) || !dentry)
+		return false;
+	return __vfs_getxattr(dentry, inode, XATTR_NAME_CAPS, NULL, 0) > 0;
+}
+
+/*
  * Changing a regular file's content or size: a set-id program keeps its
- * bits when root changes it (root has CAP_FSETID), so new content would
- * run with the old privilege; a loop device's backing file is its disk.
+ * bits when root changes it (root has CAP_FSETID), and a program with
+ * file capabilities keeps them when changed through a shared mapping, so
+ * new content would run with the old privilege; a loop device's backing
+ * file is its disk.
  */
 static int seclvl_check_change(struct inode *inode,
 			       struct address_space *mapping,
-			       const struct dentry *dentry, const char *what)
+			       struct dentry *dentry, const char *what)
 {
 	int level;
 
-	if (seclvl_setid_effective(inode->i_mode) &&
-	    seclvl_enforced(SECLVL_SETID_BITS, &level))
-		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
-				     "%s set-id file %pd", what, dentry);
+	if (seclvl_enforced(SECLVL_SETID_BITS, &level)) {
+		if (seclvl_setid_effective(inode->i_mode))
+			return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+					     "%s set-id file %pd", what,
+					     dentry);
+		/* Capabilities act on exec: a file nobody may run has none. */
+		if ((inode->i_mode & 0111) && seclvl_has_fcaps(dentry, inode))
+			return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+					     "%s %pd, which has file capabilities",
+					     what, dentry);
+	}
 	return seclvl_check_loop_backing(mapping, dentry, what);
 }
 
@@ -1303,13 +1326,14 @@ static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			      struct iattr *attr)
 {
 	struct inode *inode = d_backing_inode(dentry);
-	bool setid = (attr->ia_valid & ATTR_MODE) &&
-		     (attr->ia_mode & (S_ISUID | S_ISGID));
+	/* A set-id bit, or execute, which makes file capabilities usable. */
+	bool privbits = (attr->ia_valid & ATTR_MODE) &&
+			(attr->ia_mode & (S_ISUID | S_ISGID | 0111));
 	umode_t old;
 	int level;
 
-	/* Most calls neither truncate nor set a set-id bit: done first. */
-	if ((!(attr->ia_valid & ATTR_SIZE) && !setid) ||
+	/* Most calls neither truncate nor change the mode: done first. */
+	if ((!(attr->ia_valid & ATTR_SIZE) && !privbits) ||
 	    seclvl_current() <= 0)
 		return 0;
 	if ((attr->ia_valid & ATTR_SIZE) && S_ISREG(inode->i_mode)) {
@@ -1319,10 +1343,11 @@ static int hook_inode_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 		if (err)
 			return err;
 	}
-	if (!setid || !seclvl_enforced(SECLVL_SETID_BITS, &level))
+	if (!privbits || !seclvl_enforced(SECLVL_SETID_BITS, &level))
 		return 0;
 	old = inode->i_mode;
-	if (!seclvl_setid_added(old, attr->ia_mode))
+	if (!seclvl_setid_added(old, attr->ia_mode) &&
+	    !((attr->ia_mode & ~old & 0111) && seclvl_has_fcaps(dentry, inode)))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS, level, true,
 			     "chmod %pd from %o to %o", dentry,
@@ -1386,21 +1411,29 @@ static int hook_sb_kern_mount(const struct super_block *sb)
 
 /*
  * An access ACL rewrites the mode's permission bits (the mask becomes the
- * group bits) without inode_setattr, so it can make dormant set-id bits
- * effective: none is set on a set-id file.
+ * group bits) without inode_setattr, and grants execute to named users and
+ * groups, so it can make dormant set-id bits or file capabilities usable
+ * by others: none is set on such a program.
  */
 static int hook_inode_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
 			      const char *acl_name, struct posix_acl *kacl)
 {
-	umode_t mode = d_backing_inode(dentry)->i_mode;
+	struct inode *inode = d_backing_inode(dentry);
 	int level;
 
-	if (!seclvl_enforced(SECLVL_SETID_BITS, &level) || S_ISDIR(mode) ||
-	    !(mode & (S_ISUID | S_ISGID)) ||
+	if (!seclvl_enforced(SECLVL_SETID_BITS, &level) ||
+	    S_ISDIR(inode->i_mode) ||
 	    strcmp(acl_name, XATTR_NAME_POSIX_ACL_ACCESS))
 		return 0;
-	return seclvl_refuse(SECLVL_SETID_BITS, level, true,
-			     "set an access ACL on set-id file %pd", dentry);
+	if (inode->i_mode & (S_ISUID | S_ISGID))
+		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+				     "set an access ACL on set-id file %pd",
+				     dentry);
+	if (seclvl_has_fcaps(dentry, inode))
+		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
+				     "set an access ACL on %pd, which has file capabilities",
+				     dentry);
+	return 0;
 }
 
 /* Hooks that serve many restrictions, switched on at the first raise. */

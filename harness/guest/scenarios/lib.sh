@@ -97,6 +97,15 @@ prepare() {
 	chmod 6755 /run/seclvl/chown-suid
 	chmod 4644 /run/seclvl/dormant-suid
 	chmod 2644 /run/seclvl/acl-sgid
+	# Programs with file capabilities (cap_net_raw+ep), as setcap makes.
+	for f in write-fcaps mmap-fcaps dormant-fcaps acl-fcaps; do
+		echo data > /run/seclvl/$f
+	done
+	chmod 755 /run/seclvl/write-fcaps /run/seclvl/mmap-fcaps
+	chmod 700 /run/seclvl/dormant-fcaps /run/seclvl/acl-fcaps
+	check "give four files capabilities at level 0" \
+		/selftests/seclvl/setcap_helper /run/seclvl/write-fcaps \
+		/run/seclvl/mmap-fcaps /run/seclvl/dormant-fcaps /run/seclvl/acl-fcaps
 	check "load ${SECLVL_MOD_UNLOAD:-seclvl_test_unload} at level 0" \
 		insmod /lib/seclvl/${SECLVL_MOD_UNLOAD:-seclvl_test_unload}.ko
 	dd if=/dev/zero of=/run/seclvl/loop0.img bs=64k count=16 2>/dev/null
@@ -116,7 +125,7 @@ prepare() {
 # 5 /proc/1/mem, 6 a network sysctl, 7 the ftrace switch or /dev/null,
 # 8 the mounted /dev/vda1 open for writing, 9 a set-uid file, 10 loop4's
 # backing file, 11 /dev/snapshot for writing or /dev/null, 12 the zoned
-# disk, 13 a set-uid file on XFS).
+# disk, 13 a set-uid file on XFS, 14 a file with capabilities).
 hold_descriptors() {
 	ftrace=/proc/sys/kernel/ftrace_enabled
 	[ -e $ftrace ] || ftrace=/dev/null
@@ -125,13 +134,14 @@ hold_descriptors() {
 	sh -c "exec 3<>/dev/mem 4>/sys/kernel/debug/fault_around_bytes \
 		5<>/proc/1/mem 6>/proc/sys/net/ipv4/ip_forward 7>$ftrace \
 		8<>/dev/vda1 9<>/run/seclvl/mmap-suid 10<>/mnt/nvme/loop4.img \
-		11>$snapshot 12<>/dev/zoned0 13<>/mnt/xfs/suid;
+		11>$snapshot 12<>/dev/zoned0 13<>/mnt/xfs/suid \
+		14<>/run/seclvl/mmap-fcaps;
 		exec sleep 1000000" &
 	echo $! > /run/seclvl/holder.pid
 	sleep 1
 	check "a process holds descriptors opened at level 0" \
 		sh -c 'ls -l /proc/$(cat /run/seclvl/holder.pid)/fd/ | grep -q ip_forward &&
-		       [ -e /proc/$(cat /run/seclvl/holder.pid)/fd/13 ]'
+		       [ -e /proc/$(cat /run/seclvl/holder.pid)/fd/14 ]'
 }
 
 # The selftests each level's scenario runs, with bpf_test under the BPF

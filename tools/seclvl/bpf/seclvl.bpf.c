@@ -997,6 +997,34 @@ static __always_inline bool seclvl_is_reg(struct inode *inode)
 	return (inode->i_mode & S_IFMT) == S_IFREG;
 }
 
+/*
+ * As the LSM's seclvl_has_fcaps(), as far as a BPF program can tell: on
+ * 6.12 it may read only user.* extended attributes, so a regular file
+ * the VFS has not marked S_NOSEC (no set-id bits, no security.capability,
+ * found on its first write) is taken to carry file capabilities, unless
+ * it is empty: content gets into an empty file only by a write, truncate
+ * or fallocate, which drop them (file_remove_privs()), as a write or
+ * truncate of any file does.  So they are asked only where the kernel
+ * keeps them: stores through a shared mapping, swapped blocks, execute
+ * added, ACLs.
+ */
+static __always_inline bool seclvl_may_have_fcaps(struct inode *inode)
+{
+	return (BPF_CORE_READ(inode, i_mode) & S_IFMT) == S_IFREG &&
+	       !(BPF_CORE_READ(inode, i_flags) & S_NOSEC) &&
+	       BPF_CORE_READ(inode, i_size) > 0;
+}
+
+/* A program that may carry capabilities changed where it keeps them. */
+static __always_inline int seclvl_check_fcaps(struct inode *inode, int level)
+{
+	if ((BPF_CORE_READ(inode, i_mode) & 0111) &&
+	    seclvl_may_have_fcaps(inode) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, level))
+		return seclvl_refuse(SECLVL_SETID_BITS);
+	return 0;
+}
+
 /* As the LSM's seclvl_is_init_mem(): procfs's only unsigned-offset file. */
 static __always_inline bool seclvl_is_init_mem(struct file *file)
 {
@@ -1423,13 +1451,16 @@ static __always_inline int seclvl_check_fd_write(unsigned int fd, int level)
 {
 	struct file *file = seclvl_fd_file(fd);
 	umode_t mode;
+	int err;
 
 	if (!file)
 		return 0;
 	mode = BPF_CORE_READ(file, f_inode, i_mode);
 	if ((mode & S_IFMT) != S_IFREG)
 		return 0;
-	return seclvl_check_change(mode, BPF_CORE_READ(file, f_mapping), level);
+	err = seclvl_check_fcaps(BPF_CORE_READ(file, f_inode), level);
+	return err ?: seclvl_check_change(mode, BPF_CORE_READ(file, f_mapping),
+					  level);
 }
 
 /* An argument that names the files cannot be read here: any of them. */
@@ -1457,12 +1488,11 @@ static __always_inline int seclvl_check_swap(struct file *file,
 	int err;
 
 	if (magic == EXT4_SUPER_MAGIC) {
-		if (cmd == EXT4_IOC_SWAP_BOOT)
-			return seclvl_check_write(file, level);
-		if (cmd != EXT4_IOC_MOVE_EXT)
+		if (cmd != EXT4_IOC_SWAP_BOOT && cmd != EXT4_IOC_MOVE_EXT)
 			return 0;
-		err = seclvl_check_write(file, level);
-		if (err)
+		err = seclvl_check_fcaps(file->f_inode, level) ?:
+		      seclvl_check_write(file, level);
+		if (err || cmd == EXT4_IOC_SWAP_BOOT)
 			return err;
 		if (bpf_probe_read_user(&me, sizeof(me), (void *)arg))
 			return seclvl_check_unread(level);
@@ -1545,9 +1575,12 @@ int BPF_PROG(seclvl_uring_cmd, struct io_uring_cmd *ioucmd)
 static __always_inline int seclvl_check_shared_write(struct file *file,
 						     int level)
 {
-	if (seclvl_is_blk(file->f_inode))
+	struct inode *inode = file->f_inode;
+
+	if (seclvl_is_blk(inode))
 		return seclvl_check_bdev_write(file, level);
-	return seclvl_check_write(file, level);
+	return seclvl_check_fcaps(inode, level) ?:
+	       seclvl_check_write(file, level);
 }
 
 SEC("lsm/mmap_file")
@@ -1591,10 +1624,12 @@ int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
 			return err;
 	}
 	if (!seclvl_enforced(SECLVL_SETID_BITS, level) ||
-	    !(attr->ia_valid & ATTR_MODE))
+	    !(attr->ia_valid & ATTR_MODE) || !inode)
 		return 0;
-	if (!seclvl_setid_added(dentry->d_inode->i_mode,
-				attr->ia_mode))
+	/* Execute added makes file capabilities usable by more users. */
+	if (!seclvl_setid_added(inode->i_mode, attr->ia_mode) &&
+	    !((attr->ia_mode & ~inode->i_mode & 0111) &&
+	      seclvl_may_have_fcaps(inode)))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS);
 }
@@ -1636,16 +1671,50 @@ int BPF_PROG(seclvl_inode_setxattr, struct mnt_idmap *idmap,
 }
 
 /* As the LSM's: no access ACL on a set-id file (it rewrites the mode). */
+/* Bounds the walk of an ACL's entries; past it, it is taken to grant. */
+#define SECLVL_ACL_ENTRIES 32
+
+/* Whether @acl grants execute to anyone. */
+static __always_inline bool seclvl_acl_grants_exec(struct posix_acl *acl)
+{
+	void *e = (void *)acl + bpf_core_field_offset(struct posix_acl,
+						      a_entries);
+	unsigned int n = BPF_CORE_READ(acl, a_count), i;
+	unsigned short perm;
+
+	if (n > SECLVL_ACL_ENTRIES)
+		return true;
+	for (i = 0; i < SECLVL_ACL_ENTRIES && i < n; i++) {
+		if (bpf_probe_read_kernel(&perm, sizeof(perm), e +
+			bpf_core_field_offset(struct posix_acl_entry, e_perm)) ||
+		    (perm & ACL_EXECUTE))
+			return true;
+		e += bpf_core_type_size(struct posix_acl_entry);
+	}
+	return false;
+}
+
+/*
+ * A set-id program gets no access ACL; nor does a file that may carry
+ * capabilities one that grants execute.
+ */
 SEC("lsm/inode_set_acl")
 int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
-	     struct dentry *dentry, const char *acl_name)
+	     struct dentry *dentry, const char *acl_name,
+	     struct posix_acl *kacl)
 {
-	umode_t mode = dentry->d_inode->i_mode;
+	struct inode *inode = dentry->d_inode;
 	int level = seclvl_level();
+	umode_t mode;
 	char name[32];
 
-	if (!seclvl_enforced(SECLVL_SETID_BITS, level) ||
-	    (mode & S_IFMT) == S_IFDIR || !(mode & (S_ISUID | S_ISGID)))
+	if (!seclvl_enforced(SECLVL_SETID_BITS, level) || !inode)
+		return 0;
+	mode = inode->i_mode;
+	if ((mode & S_IFMT) == S_IFDIR ||
+	    (!(mode & (S_ISUID | S_ISGID)) &&
+	     !(seclvl_may_have_fcaps(inode) && kacl &&
+	       seclvl_acl_grants_exec(kacl))))
 		return 0;
 	/*
 	 * "system.posix_acl_access", not "..._default": compared by length

@@ -2148,6 +2148,146 @@ TEST(setid_acl_mask)
 }
 
 /*
+ * Programs with file capabilities (security.capability): as privileged as
+ * set-id ones, and kept through what keeps set-id bits.  The kernel drops
+ * them on write and truncate (file_remove_privs()), not on stores through
+ * a shared mapping, nor when execute is added.  Made at level 0: cap_net_raw+ep,
+ * modes 0755 and 0700.
+ */
+#define WRITE_FCAPS PREP_DIR "/write-fcaps"
+#define MMAP_FCAPS PREP_DIR "/mmap-fcaps"
+#define DORMANT_FCAPS PREP_DIR "/dormant-fcaps"
+#define ACL_FCAPS PREP_DIR "/acl-fcaps"
+
+static bool has_fcaps(const char *path)
+{
+	return getxattr(path, "security.capability", NULL, 0) > 0;
+}
+
+/*
+ * Opened for writing: refused where setid_bits applies.  The BPF backend
+ * cannot read security.capability; it leaves writes to the kernel, which
+ * drops the capabilities.  Either way no new content keeps them.
+ */
+TEST(fcaps_write)
+{
+	struct refusers r = REFUSERS("setid_bits");
+	bool refuse = refused("setid_bits") && !bpf_backend();
+	int fd;
+
+	ASSERT_TRUE(has_fcaps(WRITE_FCAPS)) TH_LOG("made at level 0");
+	fd = open(WRITE_FCAPS, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (refuse) {
+		EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
+	} else {
+		ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(1, write(fd, "x", 1));
+		close(fd);
+	}
+	EXPECT_EQ(refuse, has_fcaps(WRITE_FCAPS));
+}
+
+/* Stores through a shared mapping keep the capabilities. */
+TEST(fcaps_shared_mapping)
+{
+	struct refusers r = REFUSERS("setid_bits");
+	int fd = held_fd(HELD_FCAPS);
+	char *p;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_REFUSED_BY(r, p == MAP_FAILED ? -1 : 0, EPERM);
+	if (p != MAP_FAILED) {
+		p[0] = 'D';
+		EXPECT_EQ(0, msync(p, 4096, MS_SYNC));
+		munmap(p, 4096);
+	}
+	/* The hole this closes: changed, and still privileged. */
+	EXPECT_TRUE(has_fcaps(MMAP_FCAPS));
+	close(fd);
+}
+
+/* 0700: only root may run it, until execute is added for others. */
+TEST(fcaps_made_effective)
+{
+	struct refusers r = REFUSERS("setid_bits");
+
+	ASSERT_EQ(0700, mode_of(DORMANT_FCAPS)) TH_LOG("made at level 0");
+	EXPECT_REFUSED_BY(r, chmod(DORMANT_FCAPS, 0755), EPERM);
+	EXPECT_EQ(refused("setid_bits") ? 0700 : 0755, mode_of(DORMANT_FCAPS));
+	EXPECT_TRUE(has_fcaps(DORMANT_FCAPS));
+}
+
+/* An access ACL giving the group and others execute: 0700 -> 0755. */
+TEST(fcaps_acl)
+{
+	struct {
+		__u32 version;
+		struct { __u16 tag, perm; __u32 id; } e[4];
+	} acl = {
+		.version = 2,
+		.e = {
+			{ 0x01, 7, -1 },	/* ACL_USER_OBJ rwx */
+			{ 0x04, 5, -1 },	/* ACL_GROUP_OBJ r-x */
+			{ 0x10, 5, -1 },	/* ACL_MASK r-x */
+			{ 0x20, 5, -1 },	/* ACL_OTHER r-x */
+		},
+	};
+	struct refusers r = REFUSERS("setid_bits");
+
+	ASSERT_EQ(0700, mode_of(ACL_FCAPS)) TH_LOG("made at level 0");
+	EXPECT_REFUSED_BY(r, setxattr(ACL_FCAPS, "system.posix_acl_access",
+				      &acl, sizeof(acl), 0), EPERM);
+	EXPECT_EQ(refused("setid_bits") ? 0700 : 0755, mode_of(ACL_FCAPS));
+}
+
+/*
+ * A program without capabilities is any file: made executable, mapped
+ * shared and writable, given an ACL without execute (as journald gives
+ * its files) at every level, on both backends.
+ */
+TEST(fcaps_none_allowed)
+{
+	const char *path = PREP_DIR "/no-fcaps";
+	const char *fresh = PREP_DIR "/no-fcaps-fresh";
+	struct {
+		__u32 version;
+		struct { __u16 tag, perm; __u32 id; } e[4];
+	} acl = {
+		.version = 2,
+		.e = {
+			{ 0x01, 6, -1 },	/* ACL_USER_OBJ rw- */
+			{ 0x04, 4, -1 },	/* ACL_GROUP_OBJ r-- */
+			{ 0x10, 4, -1 },	/* ACL_MASK r-- */
+			{ 0x20, 0, -1 },	/* ACL_OTHER --- */
+		},
+	};
+	long before = denials("setid_bits");
+	void *p;
+	int fd;
+
+	make_file(_metadata, path, 0700);
+	EXPECT_EQ(0, chmod(path, 0755)) TH_LOG("%s", strerror(errno));
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_NE(MAP_FAILED, p) TH_LOG("%s", strerror(errno));
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	close(fd);
+	/* Never written: the VFS has not yet found it without privilege. */
+	unlink(fresh);
+	fd = open(fresh, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+	ASSERT_LE(0, fd);
+	close(fd);
+	EXPECT_EQ(0, setxattr(fresh, "system.posix_acl_access", &acl,
+			      sizeof(acl), 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(before, denials("setid_bits"));
+	unlink(path);
+	unlink(fresh);
+}
+
+/*
  * An unmount propagates to the peers of the unmounted mount's parent, in
  * whatever namespace they are (fs/pnode.c).  A mount namespace made by
  * unshare(CLONE_NEWNS) alone keeps the initial namespace's shared mounts

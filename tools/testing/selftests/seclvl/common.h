@@ -911,7 +911,8 @@ static inline ssize_t write_way(enum write_way way, int fd, const void *buf,
  * reading and writing.  HELD_SNAPSHOT is /dev/snapshot open for writing
  * (/dev/null where the kernel cannot hibernate), HELD_ZONED a zoned disk
  * and HELD_XFS_SETID a set-uid file on XFS, both open for
- * reading and writing.
+ * reading and writing, and HELD_FCAPS a program with file capabilities,
+ * open for reading and writing.
  */
 #define HOLDER_PID PREP_DIR "/holder.pid"
 enum held_fd {
@@ -926,6 +927,7 @@ enum held_fd {
 	HELD_SNAPSHOT,
 	HELD_ZONED,
 	HELD_XFS_SETID,
+	HELD_FCAPS,
 };
 
 /*
