@@ -798,6 +798,15 @@ static bool seclvl_is_net_sysfs(struct file *file)
 	return false;
 }
 
+/* binfmt_misc's register file, at the root of its filesystem. */
+static bool seclvl_is_binfmt_register(const struct file *file)
+{
+	const struct dentry *dentry = file->f_path.dentry;
+
+	return dentry->d_parent == dentry->d_sb->s_root &&
+	       !strcmp(dentry->d_name.name, "register");
+}
+
 /*
  * What seclvl refuses to open for write, refused on each write as well: a
  * descriptor opened before the raise, or taken from another process, may
@@ -827,8 +836,13 @@ static int seclvl_check_write(struct file *file, const char *what)
 		return err;
 	switch (inode->i_sb->s_magic) {
 	case BINFMTFS_MAGIC:
-		/* An interpreter with flag C runs as the set-id file it opens. */
-		if (!seclvl_enforced(SECLVL_SETID_BITS, &level))
+		/*
+		 * An interpreter with flag C runs as the set-id file it opens:
+		 * none is added.  Entries may be switched off or removed, as
+		 * systemd-binfmt does at shutdown.
+		 */
+		if (!seclvl_is_binfmt_register(file) ||
+		    !seclvl_enforced(SECLVL_SETID_BITS, &level))
 			return 0;
 		return seclvl_refuse(SECLVL_SETID_BITS, level, true,
 				     "%s binfmt_misc file %pD", what,

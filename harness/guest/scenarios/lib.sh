@@ -87,9 +87,12 @@ prepare() {
 		 echo 4 > $d/size && echo 1 > $d/zone_size && echo 1 > $d/zoned &&
 		 echo 1 > $d/memory_backed && echo 1 > $d/power &&
 		 dd if=/dev/urandom of=/dev/zoned0 bs=4096 count=1 oflag=direct conv=notrunc'
-	# binfmt_misc, where the kernel has it (not the small kernel).
+	# binfmt_misc, where the kernel has it (not the small kernel), with an
+	# interpreter registered now, which every level may remove.
 	grep -qw binfmt_misc /proc/filesystems &&
-		mount -t binfmt_misc -o nosuid binfmt_misc /proc/sys/fs/binfmt_misc
+		mount -t binfmt_misc -o nosuid binfmt_misc /proc/sys/fs/binfmt_misc &&
+		echo ':seclvlprep:E::seclvlprep::/bin/true:' \
+			> /proc/sys/fs/binfmt_misc/register
 	for f in clear-suid chown-suid write-suid mmap-suid dormant-suid acl-sgid; do
 		echo data > /run/seclvl/$f
 	done

@@ -1130,8 +1130,15 @@ static __always_inline int seclvl_check_write(struct file *file, int level)
 	magic = inode->i_sb->s_magic;
 	if (magic == DEBUGFS_MAGIC)
 		return seclvl_check(SECLVL_LOCKDOWN_INTEGRITY, level);
-	if (magic == BINFMTFS_MAGIC)
+	/* As the LSM's: an interpreter is not added; entries may go. */
+	if (magic == BINFMTFS_MAGIC) {
+		struct dentry *dentry = file->f_path.dentry;
+
+		if (dentry->d_parent != inode->i_sb->s_root ||
+		    !SECLVL_NAME_IS(dentry, "register"))
+			return 0;
 		return seclvl_check(SECLVL_SETID_BITS, level);
+	}
 	if (magic == SYSFS_MAGIC) {
 		if (seclvl_enforced(SECLVL_NET_ADMIN, level) &&
 		    seclvl_is_net_sysfs(inode))

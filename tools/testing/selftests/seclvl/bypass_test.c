@@ -2060,6 +2060,28 @@ TEST(binfmt_misc_register)
 }
 
 /*
+ * Switching an interpreter off, or removing it, adds nothing: every level
+ * allows it (systemd-binfmt does both at shutdown).  The entry was
+ * registered at level 0.
+ */
+TEST(binfmt_misc_disable_allowed)
+{
+	const char *entry = BINFMT_DIR "/seclvlprep";
+	long before = denials("setid_bits");
+	char buf[64] = "";
+
+	if (access(BINFMT_DIR "/register", F_OK))
+		SKIP(return, "no binfmt_misc here");
+	ASSERT_EQ(0, access(entry, F_OK)) TH_LOG("registered at level 0");
+	EXPECT_EQ(0, write_str(entry, "0\n")) TH_LOG("%s", strerror(errno));
+	EXPECT_LT(0, read_file(entry, buf, sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "disabled", 8)) TH_LOG("%s", buf);
+	EXPECT_EQ(0, write_str(entry, "-1\n")) TH_LOG("%s", strerror(errno));
+	EXPECT_NE(0, access(entry, F_OK));
+	EXPECT_EQ(before, denials("setid_bits"));
+}
+
+/*
  * Set-id programs.  From level 1 root has no CAP_FSETID: the kernel drops
  * the bits of a set-id file whose content changes, and what would keep
  * them or make dormant ones effective is refused.
