@@ -12,11 +12,14 @@
 
 #include <kunit/test.h>
 #include <linux/blkdev.h>
+#include <linux/bpf.h>
 #include <linux/capability.h>
 #include <linux/cdev.h>
 #include <linux/cdrom.h>
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/device.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/io_uring/cmd.h>
 #include <linux/kernfs.h>
@@ -58,6 +61,7 @@
 #include <scsi/sg.h>
 #include <uapi/linux/mount.h>
 
+#include "bpfnet.h"
 #include "seclvl.h"
 
 #ifdef CONFIG_SECURITY_NETWORK
@@ -108,6 +112,25 @@ static bool seclvl_netlink_ipc(void)
 }
 #endif
 
+#ifdef CONFIG_BPF_SYSCALL
+/*
+ * Whether the current system call is bpf(2), where every CAP_NET_ADMIN
+ * check also accepts CAP_SYS_ADMIN: hook_bpf() judges there what the
+ * capability would, by where a program attaches, and refusing the
+ * capability would only count and log what the kernel then allows.
+ */
+static bool seclvl_in_bpf(void)
+{
+	return current->mm && !in_compat_syscall() &&
+	       syscall_get_nr(current, task_pt_regs(current)) == __NR_bpf;
+}
+#else
+static bool seclvl_in_bpf(void)
+{
+	return false;
+}
+#endif
+
 /*
  * Whether the current system call may unload a module: with a list of
  * module images, CAP_SYS_MODULE is let through for loads, which are judged
@@ -152,7 +175,7 @@ static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 		name = "CAP_SYS_RAWIO";
 		break;
 	case CAP_NET_ADMIN:
-		if (seclvl_netlink_ipc())
+		if (seclvl_netlink_ipc() || seclvl_in_bpf())
 			return 0;
 		r = SECLVL_NET_ADMIN;
 		name = "CAP_NET_ADMIN";
@@ -1450,11 +1473,119 @@ static int hook_inode_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
 	return 0;
 }
 
+#ifdef CONFIG_BPF_SYSCALL
+/* The level of the cgroup at descriptor @fd, or -1: the attach then fails. */
+#ifdef CONFIG_CGROUP_BPF
+static int seclvl_cgroup_level(u32 fd)
+{
+	struct cgroup *cgrp = cgroup_get_from_fd(fd);
+	int level;
+
+	if (IS_ERR(cgrp))
+		return -1;
+	level = cgrp->level;
+	cgroup_put(cgrp);
+	return level;
+}
+#else
+static int seclvl_cgroup_level(u32 fd)
+{
+	return -1;
+}
+#endif
+
+/*
+ * Whether another task can swap the caller's descriptors between this
+ * hook and the kernel's own lookup of them: a thread, or an io_uring
+ * worker, sharing the table.  Init does not race itself (ptrace_init
+ * keeps others out of it); systemd closes descriptors on a thread of its
+ * own while it attaches its units' programs.
+ */
+static bool seclvl_fds_shared(void)
+{
+	return atomic_read(&current->files->count) > 1 &&
+	       !is_global_init(current);
+}
+
+/*
+ * A network program attached where it filters or redirects the host's
+ * traffic (bpfnet.h): a device or netfilter hook of the initial network
+ * namespace, a namespace named by a descriptor, a cgroup above a unit's.
+ * Links are not changed or detached either, since which one a descriptor
+ * names can change before the kernel looks.  A unit's own cgroup keeps
+ * its programs (systemd's IPAddressDeny=, SocketBindDeny=): a program
+ * there acts on processes root may trace anyway.
+ */
+static int hook_bpf(int cmd, union bpf_attr *attr, unsigned int size)
+{
+	u32 type, target, flags;
+	int level, cg;
+
+	if (!seclvl_enforced(SECLVL_NET_ADMIN, &level))
+		return 0;
+	if (cmd == BPF_LINK_UPDATE || cmd == BPF_LINK_DETACH)
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "change or detach a BPF link");
+	/*
+	 * freplace rewrites an attached program, a device's as well; fmod_ret
+	 * on security_socket_*() refuses sockets host-wide, a firewall.
+	 */
+	if (cmd == BPF_PROG_LOAD &&
+	    (attr->prog_type == BPF_PROG_TYPE_EXT ||
+	     (attr->prog_type == BPF_PROG_TYPE_TRACING &&
+	      attr->expected_attach_type == BPF_MODIFY_RETURN)))
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "load a BPF program that replaces or overrides others");
+	if (cmd == BPF_LINK_CREATE) {
+		type = attr->link_create.attach_type;
+		target = attr->link_create.target_fd;
+		flags = BPF_F_ALLOW_MULTI;	/* what a cgroup link always is */
+	} else {
+		type = attr->attach_type;
+		target = attr->target_fd;
+		flags = attr->attach_flags;
+	}
+	switch (seclvl_bpf_attach_net(cmd, type)) {
+	case SECLVL_BPF_NET_NS:
+		if (!net_eq(current->nsproxy->net_ns, &init_net))
+			return 0;
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "attach or detach BPF program type %u on the host's network",
+				     type);
+	case SECLVL_BPF_NET_ANY:
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "attach BPF program type %u to a network namespace",
+				     type);
+	case SECLVL_BPF_NET_CGROUP:
+		/* One alone would make systemd's later attaches fail. */
+		if (cmd == BPF_PROG_ATTACH && !(flags & BPF_F_ALLOW_MULTI))
+			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+					     "attach BPF program type %u to a cgroup without BPF_F_ALLOW_MULTI",
+					     type);
+		if (seclvl_fds_shared())
+			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+					     "attach or detach BPF program type %u on a cgroup, sharing descriptors",
+					     type);
+		cg = seclvl_cgroup_level(target);
+		if (cg < 0 || cg >= SECLVL_BPF_CGROUP_LEVEL)
+			return 0;
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "attach or detach BPF program type %u on a cgroup of level %d",
+				     type, cg);
+	default:
+		return 0;
+	}
+}
+#endif
+
 /* Hooks that serve many restrictions, switched on at the first raise. */
 static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capable, hook_capable),
 #ifdef CONFIG_SECURITY_NETWORK
 	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
+#endif
+#ifdef CONFIG_BPF_SYSCALL
+	LSM_HOOK_INIT(bpf, hook_bpf),
 #endif
 	LSM_HOOK_INIT(kernel_module_request, hook_kernel_module_request),
 	LSM_HOOK_INIT(kernel_load_data, hook_kernel_load_data),
@@ -1666,11 +1797,52 @@ static void test_mount_allows_suid(struct kunit *const test)
 	KUNIT_EXPECT_FALSE(test, seclvl_mount_allows_suid(MS_SHARED, 0));
 }
 
+static void test_bpf_attach_net(struct kunit *const test)
+{
+	/* The caller's namespace: its devices and hooks. */
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_NS,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE, BPF_XDP));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_NS,
+			seclvl_bpf_attach_net(BPF_PROG_ATTACH, BPF_TCX_INGRESS));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_NS,
+			seclvl_bpf_attach_net(BPF_PROG_DETACH, BPF_TCX_EGRESS));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_NS,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE, BPF_NETFILTER));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_NS,
+			seclvl_bpf_attach_net(BPF_PROG_ATTACH,
+					      BPF_FLOW_DISSECTOR));
+	/* A namespace named by a descriptor: any. */
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ANY,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE,
+					      BPF_FLOW_DISSECTOR));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ANY,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE, BPF_SK_LOOKUP));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ANY,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE,
+					      BPF_NETKIT_PEER));
+	/* Sockets under a cgroup; not its devices or sysctls. */
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_CGROUP,
+			seclvl_bpf_attach_net(BPF_PROG_ATTACH,
+					      BPF_CGROUP_INET_EGRESS));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_CGROUP,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE,
+					      BPF_CGROUP_UNIX_CONNECT));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NOT_NET,
+			seclvl_bpf_attach_net(BPF_PROG_ATTACH,
+					      BPF_CGROUP_DEVICE));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NOT_NET,
+			seclvl_bpf_attach_net(BPF_LINK_CREATE, BPF_LSM_MAC));
+	/* Not an attach. */
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NOT_NET,
+			seclvl_bpf_attach_net(BPF_PROG_LOAD, BPF_XDP));
+}
+
 static struct kunit_case hooks_test_cases[] = {
 	KUNIT_CASE(test_setid_added),
 	KUNIT_CASE(test_is_devmem),
 	KUNIT_CASE(test_lockdown_restriction),
 	KUNIT_CASE(test_mount_allows_suid),
+	KUNIT_CASE(test_bpf_attach_net),
 	{}
 };
 

@@ -47,6 +47,7 @@
 #define NR_sendmsg 46
 #define NR_sendmmsg 307
 #define NR_delete_module 176
+#define NR_bpf 321
 #define __O_TMPFILE (020000000 | 0200000)
 #define ATTR_MODE 1
 #define PTRACE_MODE_ATTACH 0x02
@@ -68,6 +69,9 @@
 #define BINFMTFS_MAGIC 0x42494e4d
 #define S_IFREG 0100000
 #define S_NOSEC 0x1000
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#define KERNFS_TYPE_MASK 0x000f
+#define BPF_F_ALLOW_MULTI 0x2
 #define ACL_EXECUTE 0x01
 #define MNT_DETACH 0x2
 #define DCACHE_MOUNTED 0x10000

@@ -25,6 +25,7 @@
 #include "seclvl_bpf.h"
 #include "kconst.h"
 #include "sha256.bpf.h"
+#include "../../../security/seclvl/bpfnet.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -290,6 +291,18 @@ static __always_inline bool seclvl_unloading(void)
 	return BPF_CORE_READ(regs, orig_ax) == NR_delete_module;
 }
 
+/* As the LSM's seclvl_in_bpf(): bpf() judges by where, not the capability. */
+static __always_inline bool seclvl_in_bpf(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+
+	if (!task->mm || (task->thread_info.status & TS_COMPAT))
+		return false;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	return BPF_CORE_READ(regs, orig_ax) == NR_bpf;
+}
+
 SEC("lsm/capable")
 int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	     int cap, unsigned int opts)
@@ -304,7 +317,7 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	case CAP_SYS_RAWIO:
 		return seclvl_check(SECLVL_RAWIO, level);
 	case CAP_NET_ADMIN:
-		if (seclvl_take_netlink_ipc())
+		if (seclvl_take_netlink_ipc() || seclvl_in_bpf())
 			return 0;
 		return seclvl_check(SECLVL_NET_ADMIN, level);
 	case CAP_SETUID:
@@ -1797,10 +1810,82 @@ int BPF_PROG(seclvl_inode_rename, struct inode *old_dir,
  * loaded that could override a security hook's result (another LSM
  * program, fmod_ret, freplace, struct_ops), nor a token to load one.
  */
+/* As the LSM's seclvl_cgroup_level(): -1 where the attach fails anyway. */
+static __always_inline int seclvl_cgroup_level(unsigned int fd)
+{
+	struct file *file = seclvl_fd_file(fd);
+	struct kernfs_node *kn;
+	struct cgroup *cgrp;
+
+	if (!file ||
+	    BPF_CORE_READ(file, f_inode, i_sb, s_magic) != CGROUP2_SUPER_MAGIC)
+		return -1;
+	kn = BPF_CORE_READ(file, f_inode, i_private);
+	if (!kn || (BPF_CORE_READ(kn, flags) & KERNFS_TYPE_MASK) != KERNFS_DIR)
+		return -1;
+	cgrp = BPF_CORE_READ(kn, priv);
+	return cgrp ? BPF_CORE_READ(cgrp, level) : -1;
+}
+
+/* As the LSM's seclvl_fds_shared(). */
+static __always_inline bool seclvl_fds_shared(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return BPF_CORE_READ(task, files, count.counter) > 1 &&
+	       task->tgid != 1;
+}
+
+/*
+ * As the LSM's hook_bpf(): under net_admin no network program goes where
+ * it filters or redirects the host's traffic (bpfnet.h).  Links are never
+ * changed or detached from level 1 (self-protection, below).
+ */
+static __always_inline int seclvl_bpf_net_check(int cmd,
+						union bpf_attr *attr,
+						int level)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 type, target, flags;
+	int cg;
+
+	if (!seclvl_enforced(SECLVL_NET_ADMIN, level))
+		return 0;
+	if (cmd == BPF_LINK_CREATE) {
+		type = attr->link_create.attach_type;
+		target = attr->link_create.target_fd;
+		flags = BPF_F_ALLOW_MULTI;
+	} else {
+		type = attr->attach_type;
+		target = attr->target_fd;
+		flags = attr->attach_flags;
+	}
+	switch (seclvl_bpf_attach_net(cmd, type)) {
+	case SECLVL_BPF_NET_NS:
+		if (task->nsproxy->net_ns != (void *)&init_net)
+			return 0;
+		return seclvl_refuse(SECLVL_NET_ADMIN);
+	case SECLVL_BPF_NET_ANY:
+		return seclvl_refuse(SECLVL_NET_ADMIN);
+	case SECLVL_BPF_NET_CGROUP:
+		if ((cmd == BPF_PROG_ATTACH && !(flags & BPF_F_ALLOW_MULTI)) ||
+		    seclvl_fds_shared())
+			return seclvl_refuse(SECLVL_NET_ADMIN);
+		cg = seclvl_cgroup_level(target);
+		if (cg < 0 || cg >= SECLVL_BPF_CGROUP_LEVEL)
+			return 0;
+		return seclvl_refuse(SECLVL_NET_ADMIN);
+	default:
+		return 0;
+	}
+}
+
 SEC("lsm/bpf")
 int BPF_PROG(seclvl_bpf, int cmd, union bpf_attr *attr, unsigned int size)
 {
-	if (seclvl_level() <= 0)
+	int level = seclvl_level();
+
+	if (level <= 0)
 		return 0;
 	switch (cmd) {
 	case BPF_LINK_DETACH:
@@ -1820,7 +1905,7 @@ int BPF_PROG(seclvl_bpf, int cmd, union bpf_attr *attr, unsigned int size)
 			return 0;
 		}
 	default:
-		return 0;
+		return seclvl_bpf_net_check(cmd, attr, level);
 	}
 }
 

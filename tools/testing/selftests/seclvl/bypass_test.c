@@ -24,8 +24,11 @@
 #include <linux/blkpg.h>
 #include <linux/blkzoned.h>
 #include <linux/loop.h>
+#include <linux/netfilter.h>
 #include <linux/nvme_ioctl.h>
 #include <linux/suspend_ioctls.h>
+#include <net/if.h>
+#include <pthread.h>
 #include <sched.h>
 #include <scsi/sg.h>
 #include <stdint.h>
@@ -36,6 +39,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 
 #ifndef __NR_fchmodat2
@@ -2167,6 +2171,300 @@ TEST(setid_acl_mask)
 	EXPECT_REFUSED_BY(r, setxattr(ACL_SGID, "system.posix_acl_access", &acl,
 				      sizeof(acl), 0), EPERM);
 	EXPECT_EQ(refused("setid_bits") ? 02644 : 02674, mode_of(ACL_SGID));
+}
+
+/*
+ * Network configuration by BPF.  In bpf(2) every CAP_NET_ADMIN check also
+ * accepts CAP_SYS_ADMIN, and attaching checks nothing more: net_admin
+ * judges an attach by where the program acts.  Each program here is two
+ * instructions, "return @ret".
+ */
+static int bpf_sys(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int bpf_load_ret(__u32 type, __u32 attach, int ret)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr = {
+		.prog_type = type,
+		.insns = (__u64)(unsigned long)insns,
+		.insn_cnt = 2,
+		.license = (__u64)(unsigned long)"GPL",
+		.expected_attach_type = attach,
+	};
+
+	return bpf_sys(BPF_PROG_LOAD, &attr);
+}
+
+/*
+ * A link of a program of @type returning @ret, attached at @attach to
+ * @target (a device's index or a descriptor); with @nf a netfilter hook.
+ * The link's descriptor, -1 with errno, or -2 if the program did not load.
+ */
+static int bpf_link(__u32 type, __u32 attach, int ret, __u32 target, bool nf)
+{
+	int prog = bpf_load_ret(type, attach, ret), link, err;
+	union bpf_attr attr = {};
+
+	if (prog < 0)
+		return -2;
+	attr.link_create.prog_fd = prog;
+	attr.link_create.target_fd = target;
+	attr.link_create.attach_type = attach;
+	if (nf) {
+		attr.link_create.netfilter.pf = NFPROTO_IPV4;
+		attr.link_create.netfilter.hooknum = NF_INET_LOCAL_IN;
+		attr.link_create.netfilter.priority = -128;
+	}
+	link = bpf_sys(BPF_LINK_CREATE, &attr);
+	err = errno;
+	close(prog);
+	errno = err;
+	return link;
+}
+
+/* A link's outcome: refused by net_admin where it applies, else made. */
+static void check_bpf_link(struct __test_metadata *const _metadata,
+			   int link, bool refuse, long before)
+{
+	ASSERT_NE(-2, link) TH_LOG("load: %s", strerror(errno));
+	if (refuse) {
+		EXPECT_EQ(-1, link);
+		EXPECT_EQ(EPERM, errno);
+		EXPECT_LE(before + 1, denials("net_admin"));
+	} else {
+		EXPECT_LE(0, link) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(before, denials("net_admin"));
+	}
+	if (link >= 0)
+		close(link);
+}
+
+/* XDP on the host's loopback device: every packet it receives. */
+TEST(bpf_xdp_host_device)
+{
+	long before = denials("net_admin");
+
+	check_bpf_link(_metadata, bpf_link(BPF_PROG_TYPE_XDP, BPF_XDP, 2,
+					   if_nametoindex("lo"), false),
+		       refused("net_admin"), before);
+}
+
+/* tcx, by a link and by BPF_PROG_ATTACH; the device's own ingress. */
+TEST(bpf_tcx_host_device)
+{
+	long before = denials("net_admin");
+	union bpf_attr attr = {};
+	int prog, ret;
+
+	check_bpf_link(_metadata, bpf_link(BPF_PROG_TYPE_SCHED_CLS,
+					   BPF_TCX_INGRESS, 0,
+					   if_nametoindex("lo"), false),
+		       refused("net_admin"), before);
+	prog = bpf_load_ret(BPF_PROG_TYPE_SCHED_CLS, BPF_TCX_INGRESS, 0);
+	ASSERT_LE(0, prog) TH_LOG("%s", strerror(errno));
+	attr.target_ifindex = if_nametoindex("lo");
+	attr.attach_bpf_fd = prog;
+	attr.attach_type = BPF_TCX_INGRESS;
+	before = denials("net_admin");
+	ret = bpf_sys(BPF_PROG_ATTACH, &attr);
+	EXPECT_OUTCOME("net_admin", ret, before);
+	if (!ret)
+		EXPECT_EQ(0, bpf_sys(BPF_PROG_DETACH, &attr));
+	close(prog);
+}
+
+/* A netfilter hook of the host: a second firewall, which may drop. */
+TEST(bpf_netfilter_host_hook)
+{
+	long before = denials("net_admin");
+
+	check_bpf_link(_metadata, bpf_link(BPF_PROG_TYPE_NETFILTER,
+					   BPF_NETFILTER, 1, 0, true),
+		       refused("net_admin"), before);
+}
+
+/* sk_lookup steers a namespace's incoming connections: named by a fd. */
+TEST(bpf_sk_lookup_any_netns)
+{
+	long before = denials("net_admin");
+	int ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, ns);
+	check_bpf_link(_metadata, bpf_link(BPF_PROG_TYPE_SK_LOOKUP,
+					   BPF_SK_LOOKUP, 1, ns, false),
+		       refused("net_admin"), before);
+	close(ns);
+}
+
+/* A network namespace of one's own is the caller's to configure. */
+static int xdp_in_own_netns(const void *arg)
+{
+	int link;
+
+	if (unshare(CLONE_NEWNET))
+		return 2;
+	link = bpf_link(BPF_PROG_TYPE_XDP, BPF_XDP, 2, if_nametoindex("lo"),
+			false);
+	return link >= 0 ? 0 : errno == EPERM ? 1 : 2;
+}
+
+TEST(bpf_xdp_own_netns_allowed)
+{
+	long before = denials("net_admin");
+
+	EXPECT_EQ(0, in_child(xdp_in_own_netns, NULL));
+	EXPECT_EQ(before, denials("net_admin"));
+}
+
+/*
+ * cgroup programs act on the sockets of every process under the cgroup:
+ * above a unit's (level 2, as systemd lays them out) that is the host's.
+ * CGROUP_DIR is cgroup2, mounted here if the guest has not.
+ */
+#define CGROUP_DIR "/sys/fs/cgroup"
+#define CGROUP_SLICE CGROUP_DIR "/seclvl.slice"
+#define CGROUP_UNIT CGROUP_SLICE "/seclvl.service"
+
+static void cgroup_tree(struct __test_metadata *const _metadata)
+{
+	struct statfs st;
+
+	if (statfs(CGROUP_DIR, &st) || st.f_type != 0x63677270)
+		ASSERT_EQ(0, mount("cgroup2", CGROUP_DIR, "cgroup2",
+				   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+			TH_LOG("%s", strerror(errno));
+	ASSERT_TRUE(!mkdir(CGROUP_SLICE, 0755) || errno == EEXIST);
+	ASSERT_TRUE(!mkdir(CGROUP_UNIT, 0755) || errno == EEXIST);
+}
+
+/* A cgroup_skb program attached to @dir, then detached: 0, or -1 with errno. */
+static int cgroup_skb_attach(const char *dir, __u32 flags)
+{
+	int cg = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), prog, ret, err;
+	union bpf_attr attr = {};
+
+	prog = bpf_load_ret(BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_EGRESS,
+			    1);
+	if (cg < 0 || prog < 0)
+		return errno = EIO, -1;
+	attr.target_fd = cg;
+	attr.attach_bpf_fd = prog;
+	attr.attach_type = BPF_CGROUP_INET_EGRESS;
+	attr.attach_flags = flags;
+	ret = bpf_sys(BPF_PROG_ATTACH, &attr);
+	err = errno;
+	/* Detached, or the next attach would meet it: a failed test. */
+	attr.attach_flags = 0;
+	if (!ret && bpf_sys(BPF_PROG_DETACH, &attr)) {
+		perror("detach");
+		abort();
+	}
+	close(prog);
+	close(cg);
+	errno = err;
+	return ret;
+}
+
+TEST(bpf_cgroup_root_and_slice)
+{
+	long before;
+
+	cgroup_tree(_metadata);
+	before = denials("net_admin");
+	EXPECT_OUTCOME("net_admin",
+		       cgroup_skb_attach(CGROUP_DIR, BPF_F_ALLOW_MULTI), before);
+	before = denials("net_admin");
+	EXPECT_OUTCOME("net_admin",
+		       cgroup_skb_attach(CGROUP_SLICE, BPF_F_ALLOW_MULTI),
+		       before);
+}
+
+/* A unit's own cgroup, with BPF_F_ALLOW_MULTI as systemd attaches. */
+TEST(bpf_cgroup_unit_allowed)
+{
+	long before;
+
+	cgroup_tree(_metadata);
+	before = denials("net_admin");
+	EXPECT_EQ(0, cgroup_skb_attach(CGROUP_UNIT, BPF_F_ALLOW_MULTI))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(before, denials("net_admin"));
+}
+
+/* Alone on a unit's cgroup, it would make systemd's own attach fail. */
+TEST(bpf_cgroup_unit_not_multi)
+{
+	long before;
+
+	cgroup_tree(_metadata);
+	before = denials("net_admin");
+	EXPECT_OUTCOME("net_admin", cgroup_skb_attach(CGROUP_UNIT, 0), before);
+}
+
+/*
+ * With a second thread sharing the descriptors, the one judged could be
+ * swapped for the root cgroup's before the kernel looks it up.
+ */
+static void *idle_thread(void *arg)
+{
+	pause();
+	return arg;
+}
+
+TEST(bpf_cgroup_shared_descriptors)
+{
+	pthread_t thread;
+	long before;
+
+	cgroup_tree(_metadata);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, idle_thread, NULL));
+	before = denials("net_admin");
+	EXPECT_OUTCOME("net_admin",
+		       cgroup_skb_attach(CGROUP_UNIT, BPF_F_ALLOW_MULTI), before);
+	pthread_cancel(thread);
+	pthread_join(thread, NULL);
+}
+
+/*
+ * freplace rewrites an attached program; fmod_ret on a security_*()
+ * function refuses what it likes, sockets host-wide.  Refused before the
+ * kernel reads the (here missing) target; the BPF backend refuses both
+ * from level 1, uncounted, to protect itself.
+ */
+static void check_override_load(struct __test_metadata *const _metadata,
+				__u32 type, __u32 attach)
+{
+	union bpf_attr attr = {
+		.prog_type = type,
+		.expected_attach_type = attach,
+	};
+	long before = denials("net_admin");
+	int ret = bpf_sys(BPF_PROG_LOAD, &attr);
+
+	EXPECT_EQ(-1, ret);
+	if (refused("net_admin") || (bpf_backend() && current_level() > 0)) {
+		EXPECT_EQ(EPERM, errno);
+		EXPECT_EQ(before + (refused("net_admin") && !bpf_backend()),
+			  denials("net_admin"));
+	} else {
+		EXPECT_NE(EPERM, errno);
+		EXPECT_EQ(before, denials("net_admin"));
+	}
+	if (ret >= 0)
+		close(ret);
+}
+
+TEST(bpf_freplace_and_fmod_ret)
+{
+	check_override_load(_metadata, BPF_PROG_TYPE_EXT, 0);
+	check_override_load(_metadata, BPF_PROG_TYPE_TRACING,
+			    BPF_MODIFY_RETURN);
 }
 
 /*
