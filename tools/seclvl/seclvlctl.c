@@ -449,6 +449,11 @@ static int cmd_raise(const struct state *st, const char *arg)
 		      "the level is unchanged");
 		return EXIT_REFUSED;
 	}
+	if (err == EXDEV && st->bpf) {
+		error("the BPF backend's pins (%s) %s", BPF_DIR,
+		      "must be reached from the initial mount namespace to raise above 0: the level is unchanged");
+		return EXIT_REFUSED;
+	}
 	if (err == EBUSY && st->bpf) {
 		error("the BPF backend's list of module images (%s) %s",
 		      BPF_MODULE_LIST, "could not be frozen: the level is unchanged");

@@ -17,6 +17,7 @@
 #define EAGAIN 11
 #define ENOMEM 12
 #define EBUSY 16
+#define EXDEV 18
 #define EINVAL 22
 #define ENOLINK 67
 #define NSEC_PER_SEC 1000000000LL

@@ -214,50 +214,50 @@ static int index_hooks(struct seclvl *skel, __u32 *hooks_id)
 	return map_id(fd, hooks_id) ?: (int)n;
 }
 
-/* The level, the pin directory and the map ids; then no syscall writes. */
+/*
+ * The level, the pin directory and the ids of the maps that the hooks
+ * keep from everyone from level 1; then no syscall writes.
+ */
 static int write_state(struct seclvl *skel, int level)
 {
+	const struct {
+		__u32 slot;
+		struct bpf_map *map;
+	} ids[] = {
+		{ SECLVL_STATE_MAP_ID, skel->maps.seclvl_state },
+		{ SECLVL_STATE_DENIALS_ID, skel->maps.seclvl_denials },
+		{ SECLVL_STATE_STEPPING_ID, skel->maps.seclvl_stepping_back },
+		{ SECLVL_STATE_MODULES_ID, skel->maps.seclvl_modules },
+		{ SECLVL_STATE_LOADS_ID, skel->maps.seclvl_module_loads },
+		{ SECLVL_STATE_NETLINK_ID, skel->maps.seclvl_netlink_ipc },
+		{ SECLVL_STATE_ATTACHED_ID, skel->maps.seclvl_attached },
+		{ SECLVL_STATE_EVENTS_ID, skel->maps.seclvl_events },
+	};
 	int fd = bpf_map__fd(skel->maps.seclvl_state);
-	__u32 state_id, denials_id, stepping_id, modules_id, loads_id, hooks_id;
+	__u32 hooks_id = 0, id = 0;
 	struct stat st;
 	int ret, nr_hooks;
+	size_t i;
 
 	if (stat(SECLVL_PIN_DIR, &st))
 		return -errno;
 	nr_hooks = index_hooks(skel, &hooks_id);
 	if (nr_hooks < 0)
 		return nr_hooks;
-	ret = map_id(fd, &state_id);
-	if (!ret)
-		ret = map_id(bpf_map__fd(skel->maps.seclvl_denials), &denials_id);
-	if (!ret)
-		ret = map_id(bpf_map__fd(skel->maps.seclvl_stepping_back),
-			     &stepping_id);
-	if (!ret)
-		ret = map_id(bpf_map__fd(skel->maps.seclvl_modules), &modules_id);
-	if (!ret)
-		ret = map_id(bpf_map__fd(skel->maps.seclvl_module_loads),
-			     &loads_id);
-	if (!ret)
-		ret = set_state(fd, SECLVL_STATE_LEVEL, level);
+	ret = set_state(fd, SECLVL_STATE_LEVEL, level);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_PIN_INO, st.st_ino);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_PIN_DEV, st.st_dev);
 	if (!ret)
-		ret = set_state(fd, SECLVL_STATE_MAP_ID, state_id);
-	if (!ret)
-		ret = set_state(fd, SECLVL_STATE_DENIALS_ID, denials_id);
-	if (!ret)
-		ret = set_state(fd, SECLVL_STATE_STEPPING_ID, stepping_id);
-	if (!ret)
-		ret = set_state(fd, SECLVL_STATE_MODULES_ID, modules_id);
-	if (!ret)
-		ret = set_state(fd, SECLVL_STATE_LOADS_ID, loads_id);
-	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_HOOKS_ID, hooks_id);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_NR_HOOKS, nr_hooks);
+	for (i = 0; !ret && i < ARRAY_SIZE(ids); i++) {
+		ret = map_id(bpf_map__fd(ids[i].map), &id);
+		if (!ret)
+			ret = set_state(fd, ids[i].slot, id);
+	}
 	if (!ret && bpf_map_freeze(fd))
 		ret = -errno;
 	return ret;
@@ -971,6 +971,11 @@ static int cmd_log(void)
 	int fd, ret;
 
 	fd = bpf_obj_get(EVENTS_PIN);
+	if (fd < 0 && errno == EPERM) {
+		error("%s: from level 1 no new reader may take the events (%s)",
+		      EVENTS_PIN, "start it before the raise; the counts in seclvlctl stay exact");
+		return 3;
+	}
 	if (fd < 0) {
 		error("not loaded (no %s): run 'seclvl-bpf load' first", EVENTS_PIN);
 		return 3;

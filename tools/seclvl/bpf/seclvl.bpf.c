@@ -593,6 +593,103 @@ static __always_inline bool seclvl_tree_reaches_init(struct vfsmount *mnt)
 	return w.reaches;
 }
 
+/* The pins' mount in the initial namespace: see seclvl_raise_attached(). */
+static __always_inline struct mount *seclvl_pin_mount(void)
+{
+	return (struct mount *)seclvl_state_get(SECLVL_STATE_PIN_MNT);
+}
+
+/*
+ * Bounds the walks from the pins' mount to the root and from a mount
+ * point to its filesystem's root; past them seclvl assumes the worst.
+ */
+#define SECLVL_CHAIN_MAX 8
+#define SECLVL_DENTRY_DEPTH 16
+
+/* Whether @m is the pins' mount or one they hang under. */
+static __always_inline bool seclvl_carries_pins(struct mount *m)
+{
+	struct mount *p = seclvl_pin_mount(), *parent;
+	int i;
+
+	for (i = 0; p && i < SECLVL_CHAIN_MAX; i++) {
+		if (p == m)
+			return true;
+		parent = BPF_CORE_READ(p, mnt_parent);
+		if (parent == p)
+			return false;
+		p = parent;
+	}
+	return true;
+}
+
+/* Whether @d is @mp or a directory above it. */
+static __always_inline bool seclvl_dentry_above(struct dentry *d,
+						struct dentry *mp)
+{
+	struct dentry *parent;
+	int i;
+
+	for (i = 0; i < SECLVL_DENTRY_DEPTH; i++) {
+		if (mp == d)
+			return true;
+		parent = BPF_CORE_READ(mp, d_parent);
+		if (parent == mp)
+			return false;
+		mp = parent;
+	}
+	return true;
+}
+
+/*
+ * Whether @dentry is where the pins' mount or one they hang under is
+ * mounted: removing it from another namespace would detach them.
+ */
+static __always_inline bool seclvl_pins_mountpoint(struct dentry *dentry)
+{
+	struct mount *p = seclvl_pin_mount(), *parent;
+	int i;
+
+	for (i = 0; p && i < SECLVL_CHAIN_MAX; i++) {
+		parent = BPF_CORE_READ(p, mnt_parent);
+		if (parent == p)
+			return false;
+		if (BPF_CORE_READ(p, mnt_mountpoint) == dentry)
+			return true;
+		p = parent;
+	}
+	return true;
+}
+
+/*
+ * Whether a mount on @path would hide the pins, or slip beneath a mount
+ * they hang under and so give it a new mount point: @path is on their way
+ * from the root, in the initial namespace or in a copy that propagates
+ * there.  The pins' own filesystem is refused as a whole elsewhere.
+ */
+static __always_inline bool seclvl_covers_pins(const struct path *path)
+{
+	struct mount *t = seclvl_real_mount(path->mnt), *c, *p;
+	struct super_block *sb = path->mnt->mnt_sb;
+	struct dentry *d = path->dentry;
+	bool host = BPF_CORE_READ(t, mnt_ns) == seclvl_init_mnt_ns_ptr();
+	int i;
+
+	if (!host && !seclvl_propagates_to_init(t))
+		return false;
+	c = seclvl_pin_mount();
+	for (i = 0; c && i < SECLVL_CHAIN_MAX; i++) {
+		p = BPF_CORE_READ(c, mnt_parent);
+		if (p == c)
+			return false;
+		if ((t == p || (!host && sb == BPF_CORE_READ(p, mnt.mnt_sb))) &&
+		    seclvl_dentry_above(d, BPF_CORE_READ(c, mnt_mountpoint)))
+			return true;
+		c = p;
+	}
+	return true;
+}
+
 /*
  * As the LSM's: at level 2 a disk's filesystem stays mounted in the
  * initial mount namespace, and so does whatever a lazy unmount would take
@@ -673,7 +770,19 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 		err = seclvl_check_move(level);
 		if (err)
 			return err;
+		/*
+		 * This hook sees only the name of what is moved, not the
+		 * mount: from level 1 nothing moves in the initial namespace,
+		 * lest the pins' mount go under a directory that vanishes
+		 * (a /proc/<pid>) and detach without an unmount.
+		 */
+		if (level > 0 && seclvl_init_mnt_ns())
+			return -EPERM;
 	}
+	if (level > 0 && !(flags & (MS_REMOUNT | MS_SHARED | MS_PRIVATE |
+				    MS_SLAVE | MS_UNBINDABLE)) &&
+	    seclvl_covers_pins(path))
+		return -EPERM;
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, level) || !task->mm ||
 	    !seclvl_current_init_ns() ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
@@ -681,7 +790,6 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 	return seclvl_refuse(SECLVL_SUID_MOUNT);
 }
 
-/* Self-protection: nor is a mount moved over them. */
 /* A mount made by fsmount(2) and not yet attached is its own parent. */
 static __always_inline bool seclvl_mount_attached(struct vfsmount *mnt)
 {
@@ -698,11 +806,14 @@ int BPF_PROG(seclvl_move_mount, const struct path *from_path,
 
 	if (level <= 0)
 		return 0;
-	if (seclvl_is_pin_sb(to_path->mnt->mnt_sb))
+	if (seclvl_is_pin_sb(to_path->mnt->mnt_sb) ||
+	    seclvl_covers_pins(to_path))
 		return -EPERM;
 	if (!seclvl_mount_attached(from_path->mnt))
 		return 0;
-	return seclvl_check_move(level);
+	return seclvl_check_move(level) ?:
+	       (seclvl_carries_pins(seclvl_real_mount(from_path->mnt)) ?
+			-EPERM : 0);
 }
 
 SEC("lsm/sb_pivotroot")
@@ -713,7 +824,20 @@ int BPF_PROG(seclvl_sb_pivotroot, const struct path *old_path,
 
 	if (level <= 0)
 		return 0;
-	return seclvl_check_move(level);
+	/* Self-protection: the old root, with the pins, goes where told. */
+	return seclvl_check_move(level) ?: (seclvl_init_mnt_ns() ? -EPERM : 0);
+}
+
+/*
+ * Self-protection: the pins' superblock is not reconfigured, by mount(2)
+ * with MS_REMOUNT or by fspick(2) and fsconfig(2).
+ */
+SEC("lsm/sb_remount")
+int BPF_PROG(seclvl_sb_remount, struct super_block *sb, void *mnt_opts)
+{
+	if (seclvl_level() <= 0 || !seclvl_is_pin_sb(sb))
+		return 0;
+	return -EPERM;
 }
 
 /* With a list of module images, the load an autoload leads to is judged. */
@@ -1750,9 +1874,8 @@ int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
 /*
  * As the LSM's seclvl_check_detach(): removing or replacing a mount point
  * of another mount namespace detaches its mounts everywhere, without
- * sb_umount.  From level 1 that is also self-protection for what the
- * pins' bpffs hangs under: /sys, a top-level directory of the root
- * filesystem (sysfs's own directories cannot be removed).
+ * sb_umount.  From level 1 that is also self-protection for the mount
+ * points of the pins' mount and of those it hangs under.
  */
 static __always_inline int seclvl_check_detach(struct dentry *dentry,
 					       int level)
@@ -1761,9 +1884,7 @@ static __always_inline int seclvl_check_detach(struct dentry *dentry,
 		return 0;
 	if (seclvl_enforced(SECLVL_UMOUNT, level))
 		return seclvl_refuse(SECLVL_UMOUNT);
-	if (dentry->d_parent == dentry->d_sb->s_root)
-		return -EPERM;
-	return 0;
+	return seclvl_pins_mountpoint(dentry) ? -EPERM : 0;
 }
 
 SEC("lsm/inode_rmdir")
@@ -1929,7 +2050,13 @@ int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
 	    id == seclvl_state_get(SECLVL_STATE_STEPPING_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_LOADS_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_MODULES_ID) ||
-	    id == seclvl_state_get(SECLVL_STATE_HOOKS_ID))
+	    id == seclvl_state_get(SECLVL_STATE_HOOKS_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_NETLINK_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_ATTACHED_ID))
+		return -EPERM;
+	/* Its reader's position: whoever writes it hides the log. */
+	if (id == seclvl_state_get(SECLVL_STATE_EVENTS_ID) &&
+	    (fmode & FMODE_WRITE))
 		return -EPERM;
 	return 0;
 }
@@ -2004,6 +2131,24 @@ int seclvl_raise(struct seclvl_raise_ctx *ctx)
  * the pinned ones, so no raise, by whatever tool or by hand, leaves a
  * level above 0 with a hook missing.
  */
+/*
+ * The first raise above 0 notes which mount of the pins' bpffs it was read
+ * through, one of the initial namespace: from then on the self-protection
+ * hooks keep that mount, and every mount it hangs under, in place.
+ */
+static __always_inline bool seclvl_note_pin_mount(const struct file *file)
+{
+	struct vfsmount *mnt = file->f_path.mnt;
+	struct mount *m = seclvl_real_mount(mnt);
+	__s64 *slot = seclvl_slot(SECLVL_STATE_PIN_MNT);
+
+	if (!slot || !seclvl_is_pin_sb(mnt->mnt_sb) ||
+	    BPF_CORE_READ(m, mnt_ns) != seclvl_init_mnt_ns_ptr())
+		return false;
+	*slot = (__s64)m;
+	return true;
+}
+
 static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
 						 int want)
 {
@@ -2032,6 +2177,8 @@ static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
 	all = n >= SECLVL_HOOKS_MAX ? ~0ULL : (1ULL << (n & 63)) - 1;
 	if (cur < 0 || want <= cur)
 		ret = seclvl_set_level(want);
+	else if (cur == 0 && !seclvl_note_pin_mount(ctx->meta->seq->file))
+		ret = -EXDEV;
 	else if (n <= 0 || n > SECLVL_HOOKS_MAX)
 		ret = -EINVAL;
 	else if (!seen)

@@ -47,6 +47,10 @@ enum seclvl_state_slot {
 	SECLVL_STATE_LISTED,	/* set by the raise: the list has entries */
 	SECLVL_STATE_HOOKS_ID,	/* id of the map of hook programs */
 	SECLVL_STATE_NR_HOOKS,	/* how many hook programs there are */
+	SECLVL_STATE_PIN_MNT,	/* the pins' mount, noted by the first raise */
+	SECLVL_STATE_NETLINK_ID, /* id of the netlink marks */
+	SECLVL_STATE_ATTACHED_ID, /* id of the raise's hook marks */
+	SECLVL_STATE_EVENTS_ID,	/* id of the ring buffer of events */
 	SECLVL_STATE_NR
 };
 

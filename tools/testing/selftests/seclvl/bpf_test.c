@@ -199,17 +199,39 @@ TEST_F(bpf, map_fd_by_id)
 		    !strcmp(info.name, "seclvl_stepping") ||
 		    !strcmp(info.name, "seclvl_modules") ||
 		    !strcmp(info.name, "seclvl_module_l") ||
-		    !strcmp(info.name, "seclvl_hooks"))
+		    !strcmp(info.name, "seclvl_hooks") ||
+		    !strcmp(info.name, "seclvl_netlink_") ||
+		    !strcmp(info.name, "seclvl_attached") ||
+		    !strcmp(info.name, "seclvl_events"))
 			ours++;
 		close(fd);
 	}
 	if (raised()) {
 		EXPECT_EQ(0, ours);
-		EXPECT_EQ(6, refused_ours);
+		EXPECT_EQ(9, refused_ours);
 	} else {
-		EXPECT_EQ(6, ours);
+		EXPECT_EQ(9, ours);
 		EXPECT_EQ(0, refused_ours);
 	}
+}
+
+#define EVENTS_PIN BPF_DIR "/events"
+
+/*
+ * The ring buffer of events reads at every level; written, its reader's
+ * position would skip or drop what the log shows.
+ */
+TEST_F(bpf, events_reader_position)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, ro, .file_flags = BPF_F_RDONLY);
+	int fd = bpf_obj_get_opts(EVENTS_PIN, &ro);
+
+	EXPECT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	close(fd);
+	fd = bpf_obj_get(EVENTS_PIN);
+	EXPECT_GUARDED(fd);
+	if (fd >= 0)
+		close(fd);
 }
 
 #define MODULE_LIST_PIN BPF_DIR "/module_list"
@@ -476,6 +498,166 @@ TEST_F(bpf, mount_over_pins_peer_ns)
 	EXPECT_GUARDED(in_ns(do_mount_tmpfs, "/sys/fs/bpf", 0, true));
 	EXPECT_FALSE(mounted_at(BPF_DIR));
 	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+}
+
+/* A child that waits to be killed: its /proc directory vanishes then. */
+static pid_t sleeper(char *dir, size_t len)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(dir, len, "/proc/%d", pid);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+#ifndef MOVE_MOUNT_BENEATH
+#define MOVE_MOUNT_BENEATH 0x00000200
+#endif
+
+/*
+ * Moved under a directory that vanishes, a mount is detached without an
+ * unmount (fs/dcache.c): the pins' mount and those it hangs under stay
+ * where they are, by mount(2) or move_mount(2), and nothing slips beneath
+ * them.  mount(2) names what it moves, so from level 1 it moves nothing
+ * in the initial namespace on this backend.
+ */
+TEST_F(bpf, move_pins_under_proc)
+{
+	char dir[32];
+	pid_t pid;
+	int fd;
+
+	if (!raised())
+		SKIP(return, "at level 0 this would unpin the backend");
+	ASSERT_EQ(0, mount(NULL, "/sys", NULL, MS_PRIVATE, NULL));
+	pid = sleeper(dir, sizeof(dir));
+	ASSERT_LT(0, pid);
+	EXPECT_GUARDED(mount("/sys/fs/bpf", dir, NULL, MS_MOVE, NULL));
+	EXPECT_GUARDED(mount("/sys", dir, NULL, MS_MOVE, NULL));
+	EXPECT_GUARDED(move_mount(AT_FDCWD, "/sys/fs/bpf", AT_FDCWD, dir, 0));
+	EXPECT_GUARDED(move_mount(AT_FDCWD, "/sys", AT_FDCWD, dir, 0));
+	fd = open_tree(AT_FDCWD, dir, OPEN_TREE_CLONE);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	EXPECT_GUARDED(move_mount(fd, "", AT_FDCWD, "/sys",
+				  MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_BENEATH));
+	EXPECT_GUARDED(move_mount(fd, "", AT_FDCWD, "/sys/fs/bpf",
+				  MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_BENEATH));
+	close(fd);
+	reap(pid);
+	EXPECT_TRUE(mounted_at("/sys/fs/bpf"));
+	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+}
+
+/*
+ * Other mounts still move at level 1, by move_mount(2), which names the
+ * mount it moves; mount(2) with MS_MOVE is refused in the initial
+ * namespace.
+ */
+TEST_F(bpf, move_other_mount)
+{
+	char base[] = "/tmp/seclvl-moveXXXXXX", from[64], to[64];
+
+	ASSERT_NE(NULL, mkdtemp(base));
+	ASSERT_EQ(0, do_mount_tmpfs(base, 0)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, mount(NULL, base, NULL, MS_PRIVATE, NULL));
+	snprintf(from, sizeof(from), "%s/from", base);
+	snprintf(to, sizeof(to), "%s/to", base);
+	ASSERT_EQ(0, mkdir(from, 0700));
+	ASSERT_EQ(0, mkdir(to, 0700));
+	ASSERT_EQ(0, do_mount_tmpfs(from, 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_GUARDED(mount(from, to, NULL, MS_MOVE, NULL));
+	/* At level 2 the umount restriction refuses every move there. */
+	if (raised() && !refused("umount"))
+		EXPECT_EQ(0, move_mount(AT_FDCWD, from, AT_FDCWD, to, 0))
+			TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(!refused("umount"), mounted_at(to));
+	umount2(base, MNT_DETACH);
+	rmdir(base);
+}
+
+/*
+ * Removed from a namespace where it is no mount point, the directory the
+ * pins' way is mounted on takes its mounts along everywhere.
+ */
+static int do_umount_rmdir(const char *path, int flags)
+{
+	return umount2(path, MNT_DETACH) ?: rmdir(path);
+}
+
+TEST_F(bpf, detach_pins_mountpoint)
+{
+	if (!raised())
+		SKIP(return, "at level 0 this would unpin the backend");
+	EXPECT_GUARDED(in_child_ns(do_umount_rmdir, "/sys", 0));
+	EXPECT_TRUE(mounted_at("/sys/fs/bpf"));
+	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+}
+
+/* A filesystem over the way to the pins would hide them. */
+TEST_F(bpf, mount_over_pins_path)
+{
+	if (!raised())
+		SKIP(return, "at level 0 this would hide the host's pins");
+	EXPECT_GUARDED(do_mount_tmpfs("/sys/fs", 0));
+	EXPECT_GUARDED(do_mount_tmpfs("/sys", 0));
+	EXPECT_TRUE(mounted_at("/sys/fs/bpf"));
+	EXPECT_EQ(0, access(LINK_PIN, F_OK));
+	/* Beside the way, mounts come and go. */
+	EXPECT_EQ(0, do_mount_tmpfs("/sys/kernel/config", 0))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, umount2("/sys/kernel/config", 0));
+}
+
+static int do_pivot_self(const char *path, int flags)
+{
+	(void)flags;
+	if (chdir(path))
+		return -1;
+	return syscall(SYS_pivot_root, ".", ".");
+}
+
+/* pivot_root(2) puts the old root, with the pins, where it is told. */
+TEST_F(bpf, pivot_root_host)
+{
+	int cwd = open(".", O_RDONLY | O_DIRECTORY);
+
+	if (!raised())
+		SKIP(return, "at level 0 this would move the host's root");
+	EXPECT_GUARDED(do_pivot_self("/", 0));
+	EXPECT_EQ(0, fchdir(cwd));
+	close(cwd);
+	/* In a namespace of its own, the root is its own. */
+	EXPECT_NE(EPERM, in_child_ns(do_pivot_self, "/", 0) ? errno : 0);
+}
+
+/* Reconfiguring the pins' bpffs, with the new mount API too. */
+static int do_fspick_reconfigure(const char *path, int flags)
+{
+	int fd = fspick(AT_FDCWD, path, 0), ret;
+
+	(void)flags;
+	if (fd < 0)
+		return -1;
+	ret = fsconfig(fd, FSCONFIG_SET_STRING, "mode", "1777", 0);
+	if (!ret)
+		ret = fsconfig(fd, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0);
+	close(fd);
+	return ret;
+}
+
+TEST_F(bpf, reconfigure_pins_fs)
+{
+	EXPECT_GUARDED(do_fspick_reconfigure("/sys/fs/bpf", 0));
+	EXPECT_GUARDED(in_child_ns(do_fspick_reconfigure, "/sys/fs/bpf", 0));
 }
 
 /*
