@@ -150,6 +150,14 @@ static bool seclvl_unloading(void)
 		     BIT_ULL(CAP_NET_ADMIN) | BIT_ULL(CAP_SETUID) |	     \
 		     BIT_ULL(CAP_SYS_MODULE))
 
+/* Whether any of @cred's user IDs is the initial namespace's root. */
+static bool seclvl_host_root(const struct cred *cred)
+{
+	return uid_eq(cred->uid, GLOBAL_ROOT_UID) ||
+	       uid_eq(cred->euid, GLOBAL_ROOT_UID) ||
+	       uid_eq(cred->suid, GLOBAL_ROOT_UID);
+}
+
 static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 			int cap, unsigned int opts)
 {
@@ -162,8 +170,15 @@ static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 	if (!(SECLVL_CAPS & BIT_ULL(cap & 63)))
 		return 0;
 	level = seclvl_current();
-	/* A user namespace administers only what it already owns. */
-	if (level <= 0 || ns != &init_user_ns)
+	if (level <= 0)
+		return 0;
+	/*
+	 * A user namespace administers only what it already owns, but the
+	 * host's root that changes its IDs in one becomes the user mapped
+	 * there.
+	 */
+	if (ns != &init_user_ns &&
+	    (cap != CAP_SETUID || !seclvl_host_root(cred)))
 		return 0;
 	switch (cap) {
 	case CAP_LINUX_IMMUTABLE:

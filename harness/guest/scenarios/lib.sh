@@ -141,6 +141,10 @@ hold_descriptors() {
 		14<>/run/seclvl/mmap-fcaps;
 		exec sleep 1000000" &
 	echo $! > /run/seclvl/holder.pid
+	# A user's namespace, for the test of the host's root joining it.
+	: > /run/seclvl/userns.pid
+	chmod 666 /run/seclvl/userns.pid
+	/selftests/seclvl/userns_helper /run/seclvl/userns.pid &
 	sleep 1
 	check "a process holds descriptors opened at level 0" \
 		sh -c 'ls -l /proc/$(cat /run/seclvl/holder.pid)/fd/ | grep -q ip_forward &&

@@ -303,13 +303,23 @@ static __always_inline bool seclvl_in_bpf(void)
 	return BPF_CORE_READ(regs, orig_ax) == NR_bpf;
 }
 
+/* Whether any of @cred's user IDs is the initial namespace's root. */
+static __always_inline bool seclvl_host_root(const struct cred *cred)
+{
+	return !cred->uid.val || !cred->euid.val || !cred->suid.val;
+}
+
 SEC("lsm/capable")
 int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	     int cap, unsigned int opts)
 {
 	int level = seclvl_level();
 
-	if (level <= 0 || !seclvl_init_ns(ns))
+	if (level <= 0)
+		return 0;
+	/* As the LSM's: the host's root changing its IDs in a user's. */
+	if (!seclvl_init_ns(ns) &&
+	    (cap != CAP_SETUID || !seclvl_host_root(cred)))
 		return 0;
 	switch (cap) {
 	case CAP_LINUX_IMMUTABLE:

@@ -2150,6 +2150,52 @@ TEST(held_setid)
 	close(fd);
 }
 
+/*
+ * The host's root, having joined a user's namespace (it holds every
+ * capability there), calls setresuid(0, 0, 0) there: it becomes the user
+ * that namespace's root maps to.  That is a change of the host's user IDs
+ * by root, as setuid() in the initial namespace is.
+ */
+static int setuid_in_ns_of(pid_t holder)
+{
+	char path[64];
+	pid_t pid;
+	int fd, status;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", holder);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (setns(fd, CLONE_NEWUSER))
+			_exit(100);
+		_exit(setresuid(0, 0, 0) ? errno : 0);
+	}
+	close(fd);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 100)
+		return errno = EIO, -1;
+	errno = WEXITSTATUS(status);
+	return errno ? -1 : 0;
+}
+
+TEST(setuid_through_user_ns)
+{
+	struct refusers r = REFUSERS("setuid");
+	FILE *f = fopen(PREP_DIR "/userns.pid", "r");
+	int holder = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &holder) != 1)
+			holder = 0;
+		fclose(f);
+	}
+	if (holder <= 0)
+		SKIP(return, "no user namespace was prepared at level 0");
+	EXPECT_REFUSED_BY(r, setuid_in_ns_of(holder), EPERM);
+}
+
 /* Stores through a shared mapping never drop set-id bits. */
 TEST(setid_shared_mapping)
 {
