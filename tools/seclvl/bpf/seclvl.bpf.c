@@ -616,8 +616,12 @@ static __always_inline struct mount *seclvl_pin_mount(void)
 #define SECLVL_CHAIN_MAX 8
 #define SECLVL_DENTRY_DEPTH 16
 
-/* Whether @m is the pins' mount or one they hang under. */
-static __always_inline bool seclvl_carries_pins(struct mount *m)
+/*
+ * Whether @m is the pins' mount or one they hang under, or @mountpoint
+ * is where one of those is mounted (either may be NULL).
+ */
+static __always_inline bool seclvl_on_pins_way(struct mount *m,
+					       struct dentry *mountpoint)
 {
 	struct mount *p = seclvl_pin_mount(), *parent;
 	int i;
@@ -628,6 +632,8 @@ static __always_inline bool seclvl_carries_pins(struct mount *m)
 		parent = BPF_CORE_READ(p, mnt_parent);
 		if (parent == p)
 			return false;
+		if (BPF_CORE_READ(p, mnt_mountpoint) == mountpoint)
+			return true;
 		p = parent;
 	}
 	return true;
@@ -647,26 +653,6 @@ static __always_inline bool seclvl_dentry_above(struct dentry *d,
 		if (parent == mp)
 			return false;
 		mp = parent;
-	}
-	return true;
-}
-
-/*
- * Whether @dentry is where the pins' mount or one they hang under is
- * mounted: removing it from another namespace would detach them.
- */
-static __always_inline bool seclvl_pins_mountpoint(struct dentry *dentry)
-{
-	struct mount *p = seclvl_pin_mount(), *parent;
-	int i;
-
-	for (i = 0; p && i < SECLVL_CHAIN_MAX; i++) {
-		parent = BPF_CORE_READ(p, mnt_parent);
-		if (parent == p)
-			return false;
-		if (BPF_CORE_READ(p, mnt_mountpoint) == dentry)
-			return true;
-		p = parent;
 	}
 	return true;
 }
@@ -822,7 +808,7 @@ int BPF_PROG(seclvl_move_mount, const struct path *from_path,
 	if (!seclvl_mount_attached(from_path->mnt))
 		return 0;
 	return seclvl_check_move(level) ?:
-	       (seclvl_carries_pins(seclvl_real_mount(from_path->mnt)) ?
+	       (seclvl_on_pins_way(seclvl_real_mount(from_path->mnt), NULL) ?
 			-EPERM : 0);
 }
 
@@ -1894,7 +1880,8 @@ static __always_inline int seclvl_check_detach(struct dentry *dentry,
 		return 0;
 	if (seclvl_enforced(SECLVL_UMOUNT, level))
 		return seclvl_refuse(SECLVL_UMOUNT);
-	return seclvl_pins_mountpoint(dentry) ? -EPERM : 0;
+	/* Removing it from another namespace would detach the pins. */
+	return seclvl_on_pins_way(NULL, dentry) ? -EPERM : 0;
 }
 
 SEC("lsm/inode_rmdir")
@@ -2133,15 +2120,6 @@ int seclvl_raise(struct seclvl_raise_ctx *ctx)
 }
 
 /*
- * Pinned as "raise1" and "raise2": reading one walks every bpf_link,
- * notes each hook program it finds attached, and at the end takes the
- * level up to 1 or 2 only if all of them are, printing 0 or the raise's
- * -errno (-ENOLINK if a hook program is not attached).  A tracing link stays
- * attached until it is released, and from level 1 nothing may release
- * the pinned ones, so no raise, by whatever tool or by hand, leaves a
- * level above 0 with a hook missing.
- */
-/*
  * The first raise above 0 notes which mount of the pins' bpffs it was read
  * through, one of the initial namespace: from then on the self-protection
  * hooks keep that mount, and every mount it hangs under, in place.
@@ -2159,6 +2137,15 @@ static __always_inline bool seclvl_note_pin_mount(const struct file *file)
 	return true;
 }
 
+/*
+ * Pinned as "raise1" and "raise2": reading one walks every bpf_link,
+ * notes each hook program it finds attached, and at the end takes the
+ * level up to 1 or 2 only if all of them are, printing 0 or the raise's
+ * -errno (-ENOLINK if a hook program is not attached).  A tracing link stays
+ * attached until it is released, and from level 1 nothing may release
+ * the pinned ones, so no raise, by whatever tool or by hand, leaves a
+ * level above 0 with a hook missing.
+ */
 static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
 						 int want)
 {
