@@ -292,8 +292,9 @@ static int hook_settime(const struct timespec64 *ts, const struct timezone *tz)
 /*
  * Whether @mapping is a loop device's backing file's (or disk's): the
  * loop driver clears __GFP_IO there while it is bound (loop_configure(),
- * loop_change_fd()) and nothing else in the kernel does.  With two loop
- * devices over one file the first to unbind restores the mask early.
+ * loop_change_fd()), gives it back when unbinding or when a configure
+ * fails, and nothing else in the kernel clears it.  With two loop devices
+ * over one file the first to unbind restores the mask early.
  */
 static bool seclvl_backs_loop(struct address_space *mapping)
 {
