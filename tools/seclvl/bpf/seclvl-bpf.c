@@ -179,10 +179,80 @@ static int set_state(int fd, __u32 slot, __s64 value)
 	return bpf_map_update_elem(fd, &slot, &value, BPF_ANY) ? -errno : 0;
 }
 
+/*
+ * A loop watcher: a tracing program the load attaches, which counts the
+ * loop devices that use each file (seclvl.bpf.c).
+ */
+static bool is_loop_watcher(const struct bpf_program *prog)
+{
+	return !strncmp(bpf_program__name(prog), "seclvl_loop_", 12);
+}
+
 /* A hook program: one that a raise above 0 attaches. */
 static bool is_hook(const struct bpf_program *prog)
 {
-	return bpfraise_kind(bpf_program__expected_attach_type(prog));
+	return bpfraise_kind(bpf_program__expected_attach_type(prog)) &&
+	       !is_loop_watcher(prog);
+}
+
+/*
+ * The loop watchers attach to the loop driver's functions, so the driver
+ * must be there: opening loop-control loads its module.  Without it they
+ * are left out, and a file's loop mark is the driver's own (say so).
+ */
+static void want_loop_driver(struct seclvl *skel)
+{
+	struct bpf_program *prog;
+	int fd;
+
+	if (!access("/sys/module/loop", F_OK))
+		return;
+	fd = open("/dev/loop-control", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	if (!access("/sys/module/loop", F_OK))
+		return;
+	fprintf(stderr, "seclvl-bpf: %s; %s\n",
+		"no loop driver: its watchers are left out",
+		"a loop driver loaded later is judged by its own mark");
+	bpf_object__for_each_program(prog, skel->obj)
+		if (is_loop_watcher(prog))
+			bpf_program__set_autoload(prog, false);
+}
+
+/*
+ * Attach the loop watchers and pin their links as "<program>": from the
+ * load on, so that they count the bindings made at level 0 too.
+ */
+static int attach_loop_watchers(struct seclvl *skel)
+{
+	struct bpf_program *prog;
+	char path[PATH_MAX];
+	int ret;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_link *link;
+
+		if (!is_loop_watcher(prog) || !bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			ret = -errno;
+			error("attaching %s: %s", bpf_program__name(prog),
+			      strerror(-ret));
+			return ret;
+		}
+		snprintf(path, sizeof(path), "%s/%s", SECLVL_PIN_DIR,
+			 bpf_program__name(prog));
+		ret = bpf_link__pin(link, path);
+		bpf_link__destroy(link);
+		if (ret) {
+			error("pinning %s: %s", bpf_program__name(prog),
+			      strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -232,6 +302,8 @@ static int write_state(struct seclvl *skel, int level)
 		{ SECLVL_STATE_NETLINK_ID, skel->maps.seclvl_netlink_ipc },
 		{ SECLVL_STATE_ATTACHED_ID, skel->maps.seclvl_attached },
 		{ SECLVL_STATE_EVENTS_ID, skel->maps.seclvl_events },
+		{ SECLVL_STATE_LOOP_USERS_ID, skel->maps.seclvl_loop_users },
+		{ SECLVL_STATE_LOOP_BEFORE_ID, skel->maps.seclvl_loop_before },
 	};
 	int fd = bpf_map__fd(skel->maps.seclvl_state);
 	__u32 hooks_id = 0, id = 0;
@@ -360,9 +432,9 @@ static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
 {
 	int n = 0, ret;
 
-	if (max < 5)
+	if (max < 6)
 		return -E2BIG;
-	ret = pin_hooks(skel, trial);
+	ret = pin_hooks(skel, trial) ?: attach_loop_watchers(skel);
 	if (ret)
 		return ret;
 	ret = bpf_program__pin(skel->progs.seclvl_raise, RAISE_PIN);
@@ -724,6 +796,7 @@ static int cmd_load(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.seclvl_show_modules, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_1, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_2, false);
+	want_loop_driver(skel);
 	ret = seclvl__load(skel);
 	if (ret) {
 		error("loading the programs: %s (%s)", strerror(-ret),

@@ -62,6 +62,29 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } seclvl_events SEC(".maps");
 
+/*
+ * How many loop devices use a backing inode (by its address), for the
+ * inodes a loop device took or tried to take since the load: the loop
+ * driver's own mark stays on a file whose LOOP_CONFIGURE failed (6.12 on),
+ * and through every later bind and unbind of it.  An entry decides;
+ * without one, the mark does.  An evicted entry's file still has the mark
+ * if it is bound.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __s64);
+} seclvl_loop_users SEC(".maps");
+
+/* The backing inode of the loop device a task is configuring, before. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} seclvl_loop_before SEC(".maps");
+
 /* Set when adjtimex() is asked to step the clock back, until it returns. */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -1095,10 +1118,144 @@ static __always_inline bool seclvl_is_ftrace_switch(struct file *file)
 	       SECLVL_NAME_IS(parent->d_parent, "sys");
 }
 
-/* As the LSM's seclvl_backs_loop(): the loop driver clears __GFP_IO. */
+/*
+ * As the LSM's seclvl_backs_loop(): the loop driver clears __GFP_IO while
+ * it uses the file, unless the loop watchers below know better.
+ */
 static __always_inline bool seclvl_backs_loop(struct address_space *mapping)
 {
-	return !(BPF_CORE_READ(mapping, gfp_mask) & __GFP_IO);
+	__u64 inode;
+	__s64 *users;
+
+	if (BPF_CORE_READ(mapping, gfp_mask) & __GFP_IO)
+		return false;
+	inode = (__u64)BPF_CORE_READ(mapping, host);
+	users = bpf_map_lookup_elem(&seclvl_loop_users, &inode);
+	return !users || *users > 0;
+}
+
+/*
+ * Loop watchers: attached by the load, so that they see the bindings made
+ * at level 0 too.  The loop driver is a module; these are its functions
+ * and the one field of its device they read.
+ */
+struct loop_device___seclvl {
+	struct file *lo_backing_file;
+	gfp_t old_gfp_mask;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 seclvl_loop_inode(struct loop_device___seclvl *lo)
+{
+	struct file *file = BPF_CORE_READ(lo, lo_backing_file);
+
+	return file ? (__u64)BPF_CORE_READ(file, f_mapping, host) : 0;
+}
+
+/*
+ * Count a loop device taking (@delta 1) or leaving (-1) @inode.  A file
+ * first seen already marked may be in use by a loop device bound before
+ * the load: count that one too, so that it stays a backing file.  One
+ * whose mask was whole had no user, whatever an old count says.
+ */
+static __always_inline void seclvl_loop_use(__u64 inode, __s64 delta,
+					    bool marked_before)
+{
+	__s64 *users, first = marked_before ? 2 : 1;
+
+	if (!inode)
+		return;
+	users = bpf_map_lookup_elem(&seclvl_loop_users, &inode);
+	/* Whole before: whatever was counted is stale. */
+	if (delta > 0 && (!users || !marked_before)) {
+		bpf_map_update_elem(&seclvl_loop_users, &inode, &first, BPF_ANY);
+		return;
+	}
+	if (users && (delta > 0 || *users > 0))
+		__sync_fetch_and_add(users, delta);
+}
+
+static __always_inline void seclvl_loop_note_before(struct loop_device___seclvl *lo)
+{
+	__u64 *before = bpf_task_storage_get(&seclvl_loop_before,
+					     bpf_get_current_task_btf(), 0,
+					     BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (before)
+		*before = seclvl_loop_inode(lo);
+}
+
+static __always_inline __u64 seclvl_loop_before_of(void)
+{
+	__u64 *before = bpf_task_storage_get(&seclvl_loop_before,
+					     bpf_get_current_task_btf(), 0, 0);
+
+	return before ? *before : 0;
+}
+
+/* A loop device took a backing file, or tried to (lo_ioctl()). */
+static __always_inline bool seclvl_loop_binding(unsigned int cmd)
+{
+	return cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE ||
+	       cmd == LOOP_CHANGE_FD;
+}
+
+static __always_inline struct loop_device___seclvl *
+seclvl_loop_of(struct block_device *bdev)
+{
+	return BPF_CORE_READ(bdev, bd_disk, private_data);
+}
+
+SEC("fentry/lo_ioctl")
+int BPF_PROG(seclvl_loop_ioctl_enter, struct block_device *bdev,
+	     unsigned int mode, unsigned int cmd)
+{
+	if (seclvl_loop_binding(cmd))
+		seclvl_loop_note_before(seclvl_loop_of(bdev));
+	return 0;
+}
+
+/*
+ * The file a loop device had before the call and the one it has after.
+ * A file whose mask was whole before it was taken had no other user.  A
+ * configure that set the backing file and then failed (the queue limits
+ * refused) left the driver's mark on a file nobody uses.
+ */
+SEC("fexit/lo_ioctl")
+int BPF_PROG(seclvl_loop_ioctl_exit, struct block_device *bdev,
+	     unsigned int mode, unsigned int cmd, unsigned long arg, int ret)
+{
+	struct loop_device___seclvl *lo;
+	__u64 before, now;
+	__s64 users;
+	bool marked;
+
+	if (!seclvl_loop_binding(cmd))
+		return 0;
+	lo = seclvl_loop_of(bdev);
+	before = seclvl_loop_before_of();
+	now = seclvl_loop_inode(lo);
+	if (!now)
+		return 0;
+	marked = !(BPF_CORE_READ(lo, old_gfp_mask) & __GFP_IO);
+	/* A failed call that did not get as far leaves the device's file. */
+	if (ret) {
+		users = 0;
+		if (now != before && !marked)
+			bpf_map_update_elem(&seclvl_loop_users, &now, &users,
+					    BPF_ANY);
+		return 0;
+	}
+	if (cmd == LOOP_CHANGE_FD)
+		seclvl_loop_use(before, -1, false);
+	seclvl_loop_use(now, 1, marked);
+	return 0;
+}
+
+SEC("fentry/__loop_clr_fd")
+int BPF_PROG(seclvl_loop_clear, struct loop_device___seclvl *lo)
+{
+	seclvl_loop_use(seclvl_loop_inode(lo), -1, false);
+	return 0;
 }
 
 /* Writing a loop device's backing file writes the loop device's disk. */
@@ -2049,7 +2206,9 @@ int BPF_PROG(seclvl_bpf_map, struct bpf_map *map, fmode_t fmode)
 	    id == seclvl_state_get(SECLVL_STATE_MODULES_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_HOOKS_ID) ||
 	    id == seclvl_state_get(SECLVL_STATE_NETLINK_ID) ||
-	    id == seclvl_state_get(SECLVL_STATE_ATTACHED_ID))
+	    id == seclvl_state_get(SECLVL_STATE_ATTACHED_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_LOOP_USERS_ID) ||
+	    id == seclvl_state_get(SECLVL_STATE_LOOP_BEFORE_ID))
 		return -EPERM;
 	/* Its reader's position: whoever writes it hides the log. */
 	if (id == seclvl_state_get(SECLVL_STATE_EVENTS_ID) &&

@@ -51,6 +51,8 @@ enum seclvl_state_slot {
 	SECLVL_STATE_NETLINK_ID, /* id of the netlink marks */
 	SECLVL_STATE_ATTACHED_ID, /* id of the raise's hook marks */
 	SECLVL_STATE_EVENTS_ID,	/* id of the ring buffer of events */
+	SECLVL_STATE_LOOP_USERS_ID, /* id of the loop devices per backing inode */
+	SECLVL_STATE_LOOP_BEFORE_ID, /* id of the loop watchers' task marks */
 	SECLVL_STATE_NR
 };
 

@@ -202,15 +202,17 @@ TEST_F(bpf, map_fd_by_id)
 		    !strcmp(info.name, "seclvl_hooks") ||
 		    !strcmp(info.name, "seclvl_netlink_") ||
 		    !strcmp(info.name, "seclvl_attached") ||
-		    !strcmp(info.name, "seclvl_events"))
+		    !strcmp(info.name, "seclvl_events") ||
+		    !strcmp(info.name, "seclvl_loop_use") ||
+		    !strcmp(info.name, "seclvl_loop_bef"))
 			ours++;
 		close(fd);
 	}
 	if (raised()) {
 		EXPECT_EQ(0, ours);
-		EXPECT_EQ(9, refused_ours);
+		EXPECT_EQ(11, refused_ours);
 	} else {
-		EXPECT_EQ(9, ours);
+		EXPECT_EQ(11, ours);
 		EXPECT_EQ(0, refused_ours);
 	}
 }
@@ -349,6 +351,38 @@ TEST_F(bpf, raise_needs_every_hook)
 	EXPECT_EQ(0, current_level());
 	close_all(links, n);
 	EXPECT_EQ(total, bpf_hooks_unattached(&total));
+}
+
+/*
+ * The loop watchers count the loop devices that use each file from the
+ * load on (bypass_test loop_failed_configure_binds_nothing): from level 1
+ * they stay attached.
+ */
+TEST_F(bpf, loop_watchers)
+{
+	static const char *const names[] = {
+		"seclvl_loop_ioctl_enter", "seclvl_loop_ioctl_exit",
+		"seclvl_loop_clear",
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+		int link;
+
+		snprintf(path, sizeof(path), "%s/%s", BPF_DIR, names[i]);
+		link = bpf_obj_get(path);
+		ASSERT_LE(0, link) TH_LOG("%s: %s", path, strerror(errno));
+		ASSERT_EQ(0, bpf_obj_get_info_by_fd(link, &info, &len));
+		EXPECT_EQ(BPF_LINK_TYPE_TRACING, info.type);
+		if (raised()) {
+			EXPECT_EQ(-1, bpf_link_detach(link));
+			EXPECT_EQ(EPERM, errno);
+		}
+		close(link);
+	}
 }
 
 TEST_F(bpf, link_update_and_detach)

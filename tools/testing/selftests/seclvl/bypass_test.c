@@ -979,6 +979,37 @@ TEST(loop_bind_read_only_allowed)
 	close(disk);
 }
 
+/*
+ * A LOOP_CONFIGURE that fails (a block size the block layer refuses) binds
+ * nothing: the file stays writable at every level, and a later bind and
+ * unbind leave it as they found it.
+ */
+TEST(loop_failed_configure_binds_nothing)
+{
+	struct refusers r = bdev_refusers(true);
+	struct loop_config config = { .block_size = 3000 };
+	const char *path = PREP_DIR "/unbound.img";
+	int file = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int loop = open(SPARE_LOOP, O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, file) TH_LOG("%s", strerror(errno));
+	ASSERT_LE(0, loop) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ftruncate(file, 1 << 20));
+	config.fd = file;
+	EXPECT_EQ(-1, ioctl(loop, LOOP_CONFIGURE, &config));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, opened(open(path, O_WRONLY | O_CLOEXEC)))
+		TH_LOG("after a failed configure: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(loop, LOOP_SET_FD, file)) TH_LOG("%s", strerror(errno));
+	EXPECT_REFUSED_BY(r, opened(open(path, O_WRONLY | O_CLOEXEC)), EPERM);
+	EXPECT_EQ(0, ioctl(loop, LOOP_CLR_FD, 0));
+	close(loop);
+	EXPECT_EQ(0, opened(open(path, O_WRONLY | O_CLOEXEC)))
+		TH_LOG("after the unbind: %s", strerror(errno));
+	close(file);
+	unlink(path);
+}
+
 /* Read 512 bytes at @off and write them back: a write that changes nothing. */
 static void write_back(struct __test_metadata *const _metadata, int fd,
 		       off_t off)
