@@ -21,6 +21,7 @@
 #include <linux/device.h>
 #include <linux/fdtable.h>
 #include <linux/fs.h>
+#include <linux/hdreg.h>
 #include <linux/io_uring/cmd.h>
 #include <linux/kernfs.h>
 #include <linux/kernel_read_file.h>
@@ -1114,6 +1115,11 @@ static bool seclvl_ioctl_may_write(struct file *file, unsigned int cmd)
 		       seclvl_scsi_may_write(file);
 	case CDROM_SEND_PACKET:
 		return blk && seclvl_scsi_may_write(file);
+	/* ATA commands, which libata takes through SCSI disks and sg. */
+	case HDIO_DRIVE_CMD:
+	case HDIO_DRIVE_TASK:
+		return (blk || seclvl_is_sg(inode)) &&
+		       seclvl_scsi_may_write(file);
 	case BLKDISCARD:
 	case BLKSECDISCARD:
 	case BLKZEROOUT:

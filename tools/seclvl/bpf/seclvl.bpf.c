@@ -1634,6 +1634,10 @@ static __always_inline bool seclvl_ioctl_may_write(struct file *file,
 		       seclvl_scsi_may_write(file, level);
 	case CDROM_SEND_PACKET:
 		return blk && seclvl_scsi_may_write(file, level);
+	case HDIO_DRIVE_CMD:
+	case HDIO_DRIVE_TASK:
+		return (blk || seclvl_is_sg(inode)) &&
+		       seclvl_scsi_may_write(file, level);
 	case BLKDISCARD:
 	case BLKSECDISCARD:
 	case BLKZEROOUT:

@@ -19,6 +19,7 @@
 #include <linux/bsg.h>
 #include <linux/ext4.h>
 #include <linux/fs.h>
+#include <linux/hdreg.h>
 #include <linux/io_uring.h>
 #include <linux/kexec.h>
 #include <linux/blkpg.h>
@@ -1550,6 +1551,41 @@ TEST(sg_io_through_bsg)
 TEST(sg_io_through_read_only_disk)
 {
 	check_sg_write(_metadata, SCSI_DISK, O_RDONLY, sg_write);
+}
+
+/*
+ * ATA commands through libata (HDIO_DRIVE_CMD, HDIO_DRIVE_TASK) can write
+ * as SCSI ones can, and are judged the same way: here through the
+ * mounted disk, open for writing since level 0.  It is not ATA: where
+ * nothing refuses, its driver answers that it does not know them.
+ */
+static void check_ata_command(struct __test_metadata *const _metadata,
+			      unsigned int cmd)
+{
+	struct refusers r = bdev_refusers(true);
+	unsigned char args[4 + SECTOR] = { 0xec, 0, 0, 1 };	/* IDENTIFY */
+	int fd = held_fd(HELD_DISK);
+	int ret;
+
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	ret = ioctl(fd, cmd, args);
+	if (ret && errno != EPERM) {
+		EXPECT_TRUE(errno == EINVAL || errno == ENOTTY)
+			TH_LOG("%s", strerror(errno));
+		ret = 0;
+	}
+	EXPECT_REFUSED_BY(r, ret, EPERM);
+	close(fd);
+}
+
+TEST(ata_drive_cmd)
+{
+	check_ata_command(_metadata, HDIO_DRIVE_CMD);
+}
+
+TEST(ata_drive_task)
+{
+	check_ata_command(_metadata, HDIO_DRIVE_TASK);
 }
 
 /* One NVMe Write of the sector at @off; needs only CAP_SYS_ADMIN. */
