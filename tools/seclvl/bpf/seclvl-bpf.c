@@ -56,6 +56,7 @@
 #define MODULES_PIN SECLVL_PIN_DIR "/modules"
 #define MODULE_LIST_PIN SECLVL_PIN_DIR "/module_list"
 #define MODULE_LOADS_PIN SECLVL_PIN_DIR "/module_loads"
+#define LOG_READER_PIN SECLVL_PIN_DIR "/log_reader"
 /* As seclvlctl's: module lines in one configuration. */
 #define MAX_MODULE_LINES 256
 
@@ -445,6 +446,9 @@ static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
 		ret = attach_iter(skel->progs.seclvl_raise_2, NULL, RAISE2_PIN,
 				  &links[n++], 0600);
 	if (!ret)
+		ret = attach_iter(skel->progs.seclvl_note_log_reader, NULL,
+				  LOG_READER_PIN, &links[n++], 0600);
+	if (!ret)
 		ret = bpf_map__pin(skel->maps.seclvl_events, EVENTS_PIN);
 	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_level,
@@ -796,6 +800,7 @@ static int cmd_load(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.seclvl_show_modules, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_1, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_2, false);
+	bpf_program__set_autoattach(skel->progs.seclvl_note_log_reader, false);
 	want_loop_driver(skel);
 	ret = seclvl__load(skel);
 	if (ret) {
@@ -1037,6 +1042,23 @@ static int log_event(void *ctx, void *data, size_t size)
  * Put the programs' refusals and changes of level in the kernel log until
  * killed: the BPF programs cannot printk themselves.
  */
+/*
+ * Have the backend note this process as the log reader, which from level
+ * 1 nobody may attach to.  Only at level 0: say so if it is too late.
+ */
+static void note_log_reader(void)
+{
+	char buf[16] = "";
+	int fd = open(LOG_READER_PIN, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || strcmp(buf, "0\n"))
+		fprintf(stderr, "seclvl-bpf: %s: %s\n", LOG_READER_PIN,
+			"not noted as the log reader (started above level 0?): from level 1 it is not kept from ptrace");
+}
+
 static int cmd_log(void)
 {
 	struct log_state st = { .kmsg = -1 };
@@ -1059,6 +1081,7 @@ static int cmd_log(void)
 		close(fd);
 		return 1;
 	}
+	note_log_reader();
 	rb = ring_buffer__new(fd, log_event, &st, NULL);
 	if (!rb) {
 		error("reading %s: %s", EVENTS_PIN, strerror(errno));

@@ -392,6 +392,9 @@ int BPF_PROG(seclvl_ptrace_access_check, struct task_struct *child,
 
 	if (level <= 0 || !(mode & PTRACE_MODE_ATTACH))
 		return 0;
+	/* Self-protection: its descriptors and memory hold the log's position. */
+	if (child->tgid == seclvl_state_get(SECLVL_STATE_LOG_READER))
+		return -EPERM;
 	/* Init, or a task sharing its memory (a CLONE_VM child). */
 	if (child->tgid != 1 &&
 	    (!child->mm || child->mm->mm_users.counter < 2 ||
@@ -2345,6 +2348,29 @@ static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
 		ret = -ENOMEM;
 	else
 		ret = *seen == all ? seclvl_set_level(want) : -ENOLINK;
+	BPF_SEQ_PRINTF(ctx->meta->seq, "%d\n", ret);
+	return 0;
+}
+
+/*
+ * Pinned as "log_reader": "seclvl-bpf log" reads it once it holds the ring
+ * buffer of events, and at level 0 (or -1) that notes its process as the
+ * log reader, which from level 1 nobody may attach to (its descriptor of
+ * the events could be taken, or its memory written, to move the position
+ * past what the log should show).  Prints 0, or -EPERM above 0.
+ */
+SEC("iter/bpf_link")
+int seclvl_note_log_reader(struct bpf_iter__bpf_link *ctx)
+{
+	__s64 *slot = seclvl_slot(SECLVL_STATE_LOG_READER);
+	int ret = -EPERM;
+
+	if (ctx->link)
+		return 0;
+	if (slot && seclvl_level() <= 0) {
+		*slot = bpf_get_current_pid_tgid() >> 32;
+		ret = 0;
+	}
 	BPF_SEQ_PRINTF(ctx->meta->seq, "%d\n", ret);
 	return 0;
 }

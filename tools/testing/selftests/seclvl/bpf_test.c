@@ -131,6 +131,7 @@ TEST_F(bpf, pin_modes)
 	EXPECT_EQ(0600, mode_of(BPF_RAISE_PIN));
 	EXPECT_EQ(0600, mode_of(BPF_DIR "/raise1"));
 	EXPECT_EQ(0600, mode_of(BPF_DIR "/raise2"));
+	EXPECT_EQ(0600, mode_of(BPF_DIR "/log_reader"));
 	EXPECT_EQ(0600, mode_of(PROG_PIN));
 	if (raised())
 		EXPECT_EQ(0600, mode_of(LINK_PIN));
@@ -234,6 +235,83 @@ TEST_F(bpf, events_reader_position)
 	EXPECT_GUARDED(fd);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* The pid of the running "seclvl-bpf log", or 0. */
+static pid_t log_reader(void)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+	pid_t pid = 0;
+
+	while (proc && !pid && (d = readdir(proc))) {
+		char path[300], argv[64] = "";
+		ssize_t n;
+		int fd;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, argv, sizeof(argv) - 1);
+		if (fd >= 0)
+			close(fd);
+		/* "seclvl-bpf\0log\0", under whatever directory */
+		if (n > 0 && (size_t)n > strlen(argv) + 1 &&
+		    !strcmp(strrchr(argv, '/') ? strrchr(argv, '/') + 1 : argv,
+			    "seclvl-bpf") &&
+		    !strcmp(argv + strlen(argv) + 1, "log"))
+			pid = atoi(d->d_name);
+	}
+	if (proc)
+		closedir(proc);
+	return pid;
+}
+
+/*
+ * The log reader's descriptor of the events, or its memory, would move
+ * the position past what the log shows: from level 1 nobody attaches to
+ * it, and nobody else can become the reader.
+ */
+TEST_F(bpf, log_reader_attach)
+{
+	pid_t pid = log_reader();
+	char path[64], buf[16] = "";
+	int fd, pidfd, n;
+
+	if (!pid && !raised())
+		SKIP(return, "no log reader runs at level 0 here");
+	ASSERT_LT(0, pid) TH_LOG("seclvl-bpf log is not running");
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* proc reports a refused attach as EACCES. */
+	if (raised()) {
+		EXPECT_EQ(-1, fd);
+		EXPECT_EQ(EACCES, errno);
+	} else {
+		EXPECT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_LE(0, pidfd);
+	for (n = 0; n < 8; n++) {
+		fd = syscall(SYS_pidfd_getfd, pidfd, n, 0);
+		if (raised()) {
+			EXPECT_EQ(-1, fd);
+			EXPECT_EQ(EPERM, errno);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	close(pidfd);
+	if (!raised())
+		return;	/* reading it here would make this test the reader */
+	fd = open(BPF_DIR "/log_reader", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	EXPECT_STREQ("-1\n", buf);
+	close(fd);
 }
 
 #define MODULE_LIST_PIN BPF_DIR "/module_list"
