@@ -39,6 +39,7 @@
 #define FMODE_WRITE 0x2
 #define MAY_WRITE 0x2
 #define FOP_UNSIGNED_OFFSET 0x20
+#define FMODE_UNSIGNED_OFFSET 0x2000u	/* 6.1: what FOP_UNSIGNED_OFFSET says */
 #define PF_KTHREAD 0x00200000
 #define FS_REQUIRES_DEV 1
 #define AF_NETLINK 16
@@ -153,7 +154,9 @@
  * loader loads them; it refuses to load without them.
  */
 extern const void bd_may_claim __ksym;
-extern const void tk_core __ksym;
+/* 6.1, 6.12: tk_core; 6.13 on: timekeeper_data[TIMEKEEPER_CORE]. */
+extern const void tk_core __ksym __weak;
+extern const void timekeeper_data __ksym __weak;
 extern const void init_net __ksym;
 extern const void init_pid_ns __ksym;
 extern const void init_nsproxy __ksym;

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpfraise.h"
@@ -129,16 +130,10 @@ static int file_lists(const char *path, const char *word, char *buf,
 /* Everything that would make loaded programs enforce nothing. */
 static int check_kernel(void)
 {
-	struct utsname u;
 	struct statfs fs;
 	char lsms[512];
 	int ret;
 
-	if (uname(&u) || strncmp(u.release, "6.12.", 5)) {
-		error("unsupported kernel %s: the BPF backend is built and tested for Linux 6.12",
-		      u.release);
-		return 3;
-	}
 	ret = file_lists(LSM_FILE, "bpf", lsms, sizeof(lsms));
 	if (ret < 0) {
 		error("cannot read %s (%s): mount securityfs there first",
@@ -193,17 +188,12 @@ static bool is_loop_watcher(const struct bpf_program *prog)
 static bool is_hook(const struct bpf_program *prog)
 {
 	return bpfraise_kind(bpf_program__expected_attach_type(prog)) &&
-	       !is_loop_watcher(prog);
+	       !is_loop_watcher(prog) && bpf_program__autoload(prog);
 }
 
-/*
- * The loop watchers attach to the loop driver's functions, so the driver
- * must be there: opening loop-control loads its module.  Without it they
- * are left out, and a file's loop mark is the driver's own (say so).
- */
-static void want_loop_driver(struct seclvl *skel)
+/* The loop watchers attach to its functions: opening loop-control loads it. */
+static void want_loop_driver(void)
 {
-	struct bpf_program *prog;
 	int fd;
 
 	if (!access("/sys/module/loop", F_OK))
@@ -211,14 +201,102 @@ static void want_loop_driver(struct seclvl *skel)
 	fd = open("/dev/loop-control", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
-	if (!access("/sys/module/loop", F_OK))
-		return;
-	fprintf(stderr, "seclvl-bpf: %s; %s\n",
-		"no loop driver: its watchers are left out",
-		"a loop driver loaded later is judged by its own mark");
-	bpf_object__for_each_program(prog, skel->obj)
-		if (is_loop_watcher(prog))
-			bpf_program__set_autoload(prog, false);
+}
+
+/*
+ * The programs a kernel may lack, and what is partial without them: the
+ * restriction still holds on every other path.  A program missing that
+ * is not here fails the load.
+ */
+static const struct {
+	const char *prog, *restriction, *missing;
+} optional_progs[] = {
+	{ "seclvl_file_post_open", "blockdev_write, mounted_blockdev_write",
+	  "a disk opened for writing is refused at its first write, not at the open (no file_post_open hook before 6.8)" },
+	{ "seclvl_inode_set_acl", "setid_bits",
+	  "access ACLs are not judged (no inode_set_acl hook before 6.2)" },
+	{ "seclvl_loop_ioctl_enter", "mounted_blockdev_write",
+	  "a file whose LOOP_CONFIGURE failed keeps the loop driver's mark (no loop driver, or one without lo_ioctl in BTF)" },
+	{ "seclvl_loop_ioctl_exit", NULL, NULL },
+	{ "seclvl_loop_clear", NULL, NULL },
+	/* One of the two: the hook gained an idmap argument in 6.3. */
+	{ "seclvl_inode_setattr", NULL, NULL },
+	{ "seclvl_inode_setattr_noidmap", NULL, NULL },
+};
+
+/* The number of arguments of function @name in @btf, or -1. */
+static int func_args(const struct btf *btf, const char *name)
+{
+	int id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+
+	if (id < 0)
+		return -1;
+	return btf_vlen(btf__type_by_id(btf, btf__type_by_id(btf, id)->type));
+}
+
+/* The number of arguments @prog's hook or traced function takes, or -1. */
+static int target_args(const struct bpf_program *prog, const struct btf *vm,
+		       const struct btf *loop)
+{
+	const char *sec = bpf_program__section_name(prog);
+	const char *fn = strchr(sec, '/');
+	char name[128];
+	int n;
+
+	if (!fn || !strncmp(sec, "iter/", 5))
+		return 0;
+	snprintf(name, sizeof(name), "%s%s",
+		 strncmp(sec, "lsm/", 4) ? "" : "bpf_lsm_", fn + 1);
+	n = func_args(vm, name);
+	return n >= 0 ? n : func_args(loop, name);
+}
+
+/*
+ * Probe the running kernel's BTF for each program's hook or function:
+ * leave out what it lacks and say what is partial without it, or fail
+ * (-ENOENT) when a program that has no stand-in cannot attach.
+ */
+static int select_programs(struct seclvl *skel)
+{
+	struct btf *vm = btf__load_vmlinux_btf(), *loop = NULL;
+	struct bpf_program *prog;
+	int ret = 0;
+	size_t i;
+
+	if (!vm)
+		return -errno;
+	want_loop_driver();
+	if (!access("/sys/kernel/btf/loop", F_OK))
+		loop = btf__load_module_btf("loop", vm);
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+		int n = target_args(prog, vm, loop);
+		bool keep = n >= 0;
+
+		if (!strcmp(name, "seclvl_inode_setattr"))
+			keep = n == 3;
+		else if (!strcmp(name, "seclvl_inode_setattr_noidmap"))
+			keep = n == 2;
+		if (keep)
+			continue;
+		bpf_program__set_autoload(prog, false);
+		for (i = 0; i < ARRAY_SIZE(optional_progs); i++)
+			if (!strcmp(name, optional_progs[i].prog))
+				break;
+		if (i == ARRAY_SIZE(optional_progs)) {
+			error("this kernel has no %s for %s: %s",
+			      bpf_program__section_name(prog), name,
+			      "the backend cannot enforce without it");
+			ret = -ENOENT;
+		} else if (optional_progs[i].restriction) {
+			fprintf(stderr, "seclvl-bpf: partial on this kernel: %s: %s\n",
+				optional_progs[i].restriction,
+				optional_progs[i].missing);
+		}
+	}
+	btf__free(loop);
+	btf__free(vm);
+	return ret;
 }
 
 /*
@@ -801,7 +879,9 @@ static int cmd_load(int argc, char **argv)
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_1, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_2, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_note_log_reader, false);
-	want_loop_driver(skel);
+	ret = select_programs(skel);
+	if (ret)
+		goto out;
 	ret = seclvl__load(skel);
 	if (ret) {
 		error("loading the programs: %s (%s)", strerror(-ret),
@@ -891,6 +971,33 @@ static int cmd_raise(const char *arg)
 	return 0;
 }
 
+/*
+ * What the load left out on this kernel, by the pins it did not make
+ * (a hook program's "<name>-<kind>" or link "<name>", a watcher's link).
+ */
+static void print_partial(void)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(optional_progs); i++) {
+		const char *name = optional_progs[i].prog;
+		bool pinned = false;
+		int k;
+
+		if (!optional_progs[i].restriction)
+			continue;
+		for (k = 0; k < 3 && !pinned; k++) {
+			snprintf(path, sizeof(path), "%s/%s%s", SECLVL_PIN_DIR,
+				 name, k == 0 ? "" : k == 1 ? "-lsm" : "-fentry");
+			pinned = !access(path, F_OK);
+		}
+		if (!pinned)
+			printf("partial: %s: %s\n", optional_progs[i].restriction,
+			       optional_progs[i].missing);
+	}
+}
+
 static int cmd_status(void)
 {
 	char buf[4096];
@@ -909,6 +1016,7 @@ static int cmd_status(void)
 		printf("hooks: %d of %d attached%s\n", attached, total,
 		       attached == total ? "" : level > 0 ? ": NOT ENFORCED" :
 		       " (from the first raise above 0)");
+	print_partial();
 	fd = open(POLICY_PIN, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 1;

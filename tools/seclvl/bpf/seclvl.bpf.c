@@ -410,12 +410,13 @@ int BPF_PROG(seclvl_ptrace_access_check, struct task_struct *child,
 static __always_inline __s64 seclvl_realtime_ns(void)
 {
 	__u64 at = bpf_core_type_size(seqcount_raw_spinlock_t);
+	const char *tk = &tk_core ? (const char *)&tk_core :
+				    (const char *)&timekeeper_data;
 	__s32 tai_offset = 0;
 
 	at = (at + 7) & ~7ULL;
 	at += bpf_core_field_offset(struct timekeeper, tai_offset);
-	bpf_probe_read_kernel(&tai_offset, sizeof(tai_offset),
-			      (const char *)&tk_core + at);
+	bpf_probe_read_kernel(&tai_offset, sizeof(tai_offset), tk + at);
 	return bpf_ktime_get_tai_ns() - (__s64)tai_offset * NSEC_PER_SEC;
 }
 
@@ -1321,8 +1322,15 @@ static __always_inline int seclvl_check_fcaps(struct inode *inode, int level)
 /* As the LSM's seclvl_is_init_mem(): procfs's only unsigned-offset file. */
 static __always_inline bool seclvl_is_init_mem(struct file *file)
 {
-	return (BPF_CORE_READ(file, f_op, fop_flags) & FOP_UNSIGNED_OFFSET) &&
-	       seclvl_is_init_mm(file->private_data);
+	bool unsigned_offset;
+
+	/* In the file's operations from 6.12, in its mode before. */
+	if (bpf_core_field_exists(file->f_op->fop_flags))
+		unsigned_offset = BPF_CORE_READ(file, f_op, fop_flags) &
+				  FOP_UNSIGNED_OFFSET;
+	else
+		unsigned_offset = file->f_mode & FMODE_UNSIGNED_OFFSET;
+	return unsigned_offset && seclvl_is_init_mm(file->private_data);
 }
 
 /*
@@ -1375,6 +1383,30 @@ static __always_inline bool seclvl_is_net_proc(struct inode *inode)
  * the network class of the initial namespace, by the namespace tag of a
  * node above it; not uevent files, nor a device's power group.
  */
+struct kernfs_node___old {
+	struct kernfs_node *parent;
+} __attribute__((preserve_access_index));
+
+/* 7.3 renamed the parent "__parent". */
+struct kernfs_node___new {
+	struct kernfs_node *__parent;
+} __attribute__((preserve_access_index));
+
+static __always_inline struct kernfs_node *
+seclvl_kn_parent(struct kernfs_node *kn)
+{
+	if (bpf_core_field_exists(struct kernfs_node___new, __parent))
+		return BPF_CORE_READ((struct kernfs_node___new *)kn, __parent);
+	return BPF_CORE_READ((struct kernfs_node___old *)kn, parent);
+}
+
+/* The namespace tag: the struct net up to 6.12, its ns_common on 7.3. */
+static __always_inline bool seclvl_ns_is_init_net(const void *ns)
+{
+	return ns == &init_net ||
+	       ns == (void *)&init_net + bpf_core_field_offset(struct net, ns);
+}
+
 static __always_inline bool seclvl_is_net_sysfs(struct inode *inode)
 {
 	struct kernfs_node *kn = inode->i_private, *parent;
@@ -1387,8 +1419,8 @@ static __always_inline bool seclvl_is_net_sysfs(struct inode *inode)
 	for (i = 0; i < SECLVL_NET_TREE_DEPTH && kn; i++) {
 		ns = BPF_CORE_READ(kn, ns);
 		if (ns)
-			return ns == &init_net;
-		parent = BPF_CORE_READ(kn, parent);
+			return seclvl_ns_is_init_net(ns);
+		parent = seclvl_kn_parent(kn);
 		if (parent && BPF_CORE_READ(parent, ns) &&
 		    seclvl_str_is(BPF_CORE_READ(kn, name), "power",
 				  sizeof("power")))
@@ -1482,6 +1514,19 @@ seclvl_mapping_bdev(struct address_space *mapping)
 	       bpf_core_field_offset(struct bdev_inode, bdev);
 }
 
+struct block_device___old {
+	struct inode *bd_inode;
+} __attribute__((preserve_access_index));
+
+/* bd_mapping from 6.11 on; bd_inode->i_mapping before. */
+static __always_inline struct address_space *
+seclvl_bdev_mapping(struct block_device *b)
+{
+	if (bpf_core_field_exists(struct block_device, bd_mapping))
+		return BPF_CORE_READ(b, bd_mapping);
+	return BPF_CORE_READ((struct block_device___old *)b, bd_inode, i_mapping);
+}
+
 /* Partitions of a disk looked at for a loop device bound to one. */
 #define SECLVL_MAX_PARTS 16
 
@@ -1507,7 +1552,7 @@ static __always_inline bool seclvl_part_backs_loop(struct gendisk *disk)
 
 		bpf_probe_read_kernel(&part, sizeof(part),
 				      slots + i * sizeof(void *));
-		if (part && seclvl_backs_loop(BPF_CORE_READ(part, bd_mapping)))
+		if (part && seclvl_backs_loop(seclvl_bdev_mapping(part)))
 			return true;
 	}
 	return false;
@@ -1525,8 +1570,8 @@ static __always_inline bool seclvl_bdev_backs_loop(struct block_device *bdev)
 {
 	struct block_device *whole = BPF_CORE_READ(bdev, bd_disk, part0);
 
-	return seclvl_backs_loop(BPF_CORE_READ(bdev, bd_mapping)) ||
-	       seclvl_backs_loop(BPF_CORE_READ(whole, bd_mapping)) ||
+	return seclvl_backs_loop(seclvl_bdev_mapping(bdev)) ||
+	       seclvl_backs_loop(seclvl_bdev_mapping(whole)) ||
 	       (whole == bdev &&
 		seclvl_part_backs_loop(BPF_CORE_READ(bdev, bd_disk)));
 }
@@ -1912,9 +1957,8 @@ int BPF_PROG(seclvl_file_mprotect, struct vm_area_struct *vma,
 	return seclvl_check_shared_write(file, level);
 }
 
-SEC("lsm/inode_setattr")
-int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
-	     struct dentry *dentry, struct iattr *attr)
+static __always_inline int seclvl_setattr(struct dentry *dentry,
+					  struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
 	int level = seclvl_level();
@@ -1936,6 +1980,21 @@ int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
 	      seclvl_may_have_fcaps(inode)))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS);
+}
+
+SEC("lsm/inode_setattr")
+int BPF_PROG(seclvl_inode_setattr, struct mnt_idmap *idmap,
+	     struct dentry *dentry, struct iattr *attr)
+{
+	return seclvl_setattr(dentry, attr);
+}
+
+/* Before 6.3 (6.1): no idmap argument. */
+SEC("lsm/inode_setattr")
+int BPF_PROG(seclvl_inode_setattr_noidmap, struct dentry *dentry,
+	     struct iattr *attr)
+{
+	return seclvl_setattr(dentry, attr);
 }
 
 SEC("lsm/inode_create")
@@ -2031,6 +2090,18 @@ int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
 	return seclvl_refuse(SECLVL_SETID_BITS);
 }
 
+/* DCACHE_MOUNTED: a macro up to 6.12, enum dentry_flags (BIT(15)) on 7.3. */
+enum dentry_flags___seclvl { DCACHE_MOUNTED___seclvl = DCACHE_MOUNTED };
+
+static __always_inline unsigned int seclvl_dcache_mounted(void)
+{
+	if (bpf_core_enum_value_exists(enum dentry_flags___seclvl,
+				       DCACHE_MOUNTED___seclvl))
+		return bpf_core_enum_value(enum dentry_flags___seclvl,
+					   DCACHE_MOUNTED___seclvl);
+	return DCACHE_MOUNTED;
+}
+
 /*
  * As the LSM's seclvl_check_detach(): removing or replacing a mount point
  * of another mount namespace detaches its mounts everywhere, without
@@ -2040,7 +2111,7 @@ int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
 static __always_inline int seclvl_check_detach(struct dentry *dentry,
 					       int level)
 {
-	if (!dentry || !(dentry->d_flags & DCACHE_MOUNTED))
+	if (!dentry || !(dentry->d_flags & seclvl_dcache_mounted()))
 		return 0;
 	if (seclvl_enforced(SECLVL_UMOUNT, level))
 		return seclvl_refuse(SECLVL_UMOUNT);
