@@ -31,11 +31,11 @@
 #include <linux/bpf.h>
 
 #include "bpfraise.h"
+#include "lsmlist.h"
 #include "modsum.h"
 #include "sha256.h"
 
 #define SECLVL_DIR "/sys/kernel/security/seclvl"
-#define LSM_FILE "/sys/kernel/security/lsm"
 /* The BPF backend (seclvl-bpf) on a kernel without the LSM. */
 #define BPF_DIR "/sys/fs/bpf/seclvl"
 #define MAX_RULES 64
@@ -1746,6 +1746,89 @@ static int cmd_check(int argc, char **argv)
 	return chk.found ? EXIT_REFUSED : EXIT_OK;
 }
 
+#define GRUB_DROPIN "/etc/default/grub.d/seclvl-bpf.cfg"
+
+/*
+ * grub-lsm [--lsm LIST] [--root DIR]: write a GRUB drop-in that boots
+ * with bpf among the active LSMs (LIST, by default the active ones, with
+ * bpf appended), for the BPF backend.  Nothing else is touched; a drop-in
+ * that already says so is left as it is.
+ */
+static int cmd_grub_lsm(int argc, char **argv)
+{
+	const char *root = "", *list = NULL;
+	char active[512], want[600], text[1024], old[1024] = "";
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	ssize_t len;
+	int i, ret, fd;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--lsm") && i + 1 < argc) {
+			list = argv[++i];
+		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
+			root = argv[++i];
+		} else {
+			error("grub-lsm: unknown or incomplete option '%s'", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!list) {
+		ret = lsm_read_active(active, sizeof(active));
+		if (ret) {
+			error("cannot read %s: %s", LSM_FILE, strerror(-ret));
+			return EXIT_IO;
+		}
+		list = active;
+	}
+	ret = lsm_with_bpf(list, want, sizeof(want));
+	if (ret == -EEXIST) {
+		printf("bpf is an active LSM already (%s): nothing to write\n", list);
+		return EXIT_OK;
+	}
+	if (ret) {
+		error("grub-lsm: '%s' is not a list of LSM names (as %s lists them)",
+		      list, LSM_FILE);
+		return EXIT_USAGE;
+	}
+	snprintf(text, sizeof(text),
+		 "# Written by seclvlctl grub-lsm: seclvl's BPF backend needs bpf among\n"
+		 "# the active LSMs.  lsm= replaces the kernel's whole list, so this\n"
+		 "# one is the list that was active, with bpf added.\n"
+		 "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX lsm=%s\"\n", want);
+	snprintf(path, sizeof(path), "%s/etc/default", root);
+	if (access(path, F_OK)) {
+		error("grub-lsm: %s is missing: is GRUB installed?", path);
+		return EXIT_IO;
+	}
+	snprintf(path, sizeof(path), "%s/etc/default/grub.d", root);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		error("grub-lsm: mkdir %s: %s", path, strerror(errno));
+		return EXIT_IO;
+	}
+	snprintf(path, sizeof(path), "%s" GRUB_DROPIN, root);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, old, sizeof(old) - 1);
+		close(fd);
+		old[len > 0 ? len : 0] = '\0';
+		if (!strcmp(old, text)) {
+			printf("%s says lsm=%s already: unchanged\n", path, want);
+			return EXIT_OK;
+		}
+	}
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    fsync(fd) || close(fd) || rename(tmp, path)) {
+		error("grub-lsm: writing %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		return EXIT_IO;
+	}
+	printf("wrote %s: lsm=%s\nrun update-grub, then reboot\n", path, want);
+	return EXIT_OK;
+}
+
 static void print_usage(FILE *out)
 {
 	fprintf(out,
@@ -1760,11 +1843,13 @@ static void print_usage(FILE *out)
 		"       %s modules clear             empty that list (only at level 0)\n"
 		"       %s check [LEVEL] [--config FILE] [--json]\n"
 		"                                           what raising to LEVEL (1 or 2) would refuse here\n"
+		"       %s grub-lsm [--lsm LIST] [--root DIR]\n"
+		"                                           have GRUB boot with bpf among the LSMs (BPF backend)\n"
 		"       %s --help\n"
 		"exit: 0 done, 1 refused by the kernel (check: something found),\n"
 		"      2 bad usage or value, 3 seclvl not active, 4 other error.\n"
 		"      See seclvlctl(8).\n",
-		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 int main(int argc, char **argv)
@@ -1783,6 +1868,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "check"))
 		return cmd_check(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "grub-lsm"))
+		return cmd_grub_lsm(argc - 2, argv + 2);
 	ret = load_state(&st);
 	if (ret)
 		return ret;

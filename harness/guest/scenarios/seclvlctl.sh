@@ -19,6 +19,39 @@ err_has "unknown option '--bogus'"
 expect_exit 2 seclvlctl frobnicate
 err_has "unknown command"
 
+# grub-lsm: the drop-in that boots with bpf among the LSMs (BPF backend),
+# from a few lists, in a scratch root.
+g=/tmp/grubroot
+mkdir -p $g/etc/default
+dropin=$g/etc/default/grub.d/seclvl-bpf.cfg
+expect_exit 0 seclvlctl grub-lsm --root $g --lsm capability,landlock,lockdown,yama,integrity,apparmor
+out_has "lsm=landlock,lockdown,yama,integrity,apparmor,bpf"
+out_has "run update-grub"
+check "  and the drop-in appends that list to GRUB's" \
+	grep -qx 'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX lsm=landlock,lockdown,yama,integrity,apparmor,bpf"' $dropin
+cp $dropin /tmp/dropin.before
+expect_exit 0 seclvlctl grub-lsm --root $g --lsm capability,landlock,lockdown,yama,integrity,apparmor
+out_has "unchanged"
+check "  and left it as it was" cmp -s $dropin /tmp/dropin.before
+expect_exit 0 seclvlctl grub-lsm --root $g --lsm lockdown,capability,landlock,yama,apparmor,ima,evm
+out_has "lsm=lockdown,landlock,yama,apparmor,bpf"
+expect_exit 0 seclvlctl grub-lsm --root $g --lsm capability,selinux
+out_has "lsm=selinux,bpf"
+check "  and replaced the drop-in" grep -q 'lsm=selinux,bpf"$' $dropin
+expect_exit 0 seclvlctl grub-lsm --root $g --lsm lockdown,capability,yama,bpf
+out_has "bpf is an active LSM already"
+check "  and wrote nothing" grep -q 'lsm=selinux,bpf"$' $dropin
+expect_exit 2 seclvlctl grub-lsm --root $g --lsm 'apparmor;reboot'
+err_has "is not a list of LSM names"
+expect_exit 2 seclvlctl grub-lsm --root $g --lsm yama,,apparmor
+expect_exit 2 seclvlctl grub-lsm --root $g --lsm
+err_has "unknown or incomplete option '--lsm'"
+check "  and none of these changed it" grep -q 'lsm=selinux,bpf"$' $dropin
+expect_exit 4 seclvlctl grub-lsm --root /tmp/nonexistent --lsm yama
+err_has "is GRUB installed"
+check "only the drop-in was written" \
+	[ "$(find $g -type f)" = "$dropin" ]
+
 # Bad values: nothing changes.
 expect_exit 2 seclvlctl raise 3
 err_has "invalid level '3': levels are -1, 0, 1 and 2"

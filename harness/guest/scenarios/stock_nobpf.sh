@@ -5,7 +5,8 @@ stock_setup
 check "bpf is not an active LSM" sh -c '! grep -qw bpf /sys/kernel/security/lsm'
 expect_exit 3 seclvl-bpf load --level 1
 err_has "bpf is not an active LSM"
-err_has "add bpf to the lsm= boot parameter"
+err_has "lsm=lockdown,landlock,yama,apparmor,bpf"
+err_has "seclvlctl grub-lsm writes it for GRUB"
 check "  and left nothing pinned" test ! -e /sys/fs/bpf/seclvl
 expect_exit 3 seclvl-bpf status
 out_has "not loaded"

@@ -39,12 +39,12 @@
 #include <bpf/libbpf.h>
 
 #include "bpfraise.h"
+#include "lsmlist.h"
 #include "modsum.h"
 #include "seclvl_bpf.h"
 #include "seclvl.skel.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define LSM_FILE "/sys/kernel/security/lsm"
 #define BTF_FILE "/sys/kernel/btf/vmlinux"
 #define BPF_FS "/sys/fs/bpf"
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -103,47 +103,26 @@ static bool parse_int(const char *s, int min, int max, int *out)
 	return true;
 }
 
-/* Whether @word is one of the comma-separated entries of file @path. */
-static int file_lists(const char *path, const char *word, char *buf,
-		      size_t size)
-{
-	char *save = NULL, *tok, copy[512];
-	ssize_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	len = read(fd, buf, size - 1);
-	close(fd);
-	if (len < 0)
-		return -errno;
-	buf[len] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	snprintf(copy, sizeof(copy), "%s", buf);
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		if (!strcmp(tok, word))
-			return 1;
-	return 0;
-}
-
 /* Everything that would make loaded programs enforce nothing. */
 static int check_kernel(void)
 {
+	char lsms[512], want[600];
 	struct statfs fs;
-	char lsms[512];
 	int ret;
 
-	ret = file_lists(LSM_FILE, "bpf", lsms, sizeof(lsms));
+	ret = lsm_read_active(lsms, sizeof(lsms));
 	if (ret < 0) {
 		error("cannot read %s (%s): mount securityfs there first",
 		      LSM_FILE, strerror(-ret));
 		return 3;
 	}
-	if (!ret) {
-		error("bpf is not an active LSM (%s lists %s): %s; %s", LSM_FILE,
-		      lsms, "its programs would load and enforce nothing",
-		      "add bpf to the lsm= boot parameter");
+	if (!lsm_lists(lsms, "bpf")) {
+		error("bpf is not an active LSM (%s lists %s): %s", LSM_FILE,
+		      lsms, "its programs would load and enforce nothing");
+		if (!lsm_with_bpf(lsms, want, sizeof(want)))
+			fprintf(stderr, "seclvl-bpf: %s\n  lsm=%s\n%s\n",
+				"boot with this parameter (lsm= replaces the whole list, so it names the active ones too):",
+				want, "seclvlctl grub-lsm writes it for GRUB");
 		return 3;
 	}
 	if (access(BTF_FILE, R_OK)) {
