@@ -6,6 +6,22 @@ SRC=$BUILD/linux-source-6.12
 KOUT=$BUILD/kernel
 GUEST=$BUILD/guest
 STOCK=$BUILD/stock
+# The Debian kernels the BPF backend is tested on (build-stock.sh KERNEL):
+# Debian 12's 6.12 first (the default, whose BTF the backend is built
+# against), then Debian 12's 6.1, Debian 13's 6.12 and trixie-backports'
+# 7.3.  Each but the first is in build/stock-KERNEL.
+stock_kernels=(6.12 6.1 deb13 7.3)
+stock_dir() { # KERNEL
+	if [ "$1" = "${stock_kernels[0]}" ]; then echo "$STOCK"; else echo "$STOCK-$1"; fi
+}
+stock_packages() { # KERNEL: its uname -r, then the packages that hold it
+	case $1 in
+	6.1) echo "6.1.0-50-amd64 linux-image-6.1.0-50-amd64-unsigned" ;;
+	deb13) echo "6.12.117+deb13-amd64 linux-image-6.12.117+deb13-amd64-unsigned" ;;
+	7.3) echo "7.3.4+deb13-amd64 linux-binary-7.3.4+deb13-amd64 linux-modules-7.3.4+deb13-amd64" ;;
+	*) die "unknown stock kernel '$1' (one of: ${stock_kernels[*]})" ;;
+	esac
+}
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=$(nproc)
 

@@ -5,7 +5,9 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-# scenario|kernel arguments[|stock: Debian's kernel and the BPF backend]
+# scenario|kernel arguments[|stock: Debian's kernel and the BPF backend;
+# stock:KERNEL: another of stock_kernels, the scenario's name ending in
+# -KERNEL]
 scenarios=(
 	"level0|"
 	"level-1|seclvl.level=-1"
@@ -25,6 +27,15 @@ scenarios=(
 	"stock2||stock"
 	"stock_nobpf|lsm=landlock,lockdown,yama,apparmor|stock"
 	"stock-modules||stock"
+	"stock1-6.1||stock:6.1"
+	"stock2-6.1||stock:6.1"
+	"stock-modules-6.1||stock:6.1"
+	"stock1-deb13||stock:deb13"
+	"stock2-deb13||stock:deb13"
+	"stock-modules-deb13||stock:deb13"
+	"stock1-7.3||stock:7.3"
+	"stock2-7.3||stock:7.3"
+	"stock-modules-7.3||stock:7.3"
 	"tiny||tiny"
 	"debian-lsm-2||debian"
 	"debian-lsm-1||debian"
@@ -118,16 +129,24 @@ debian_wait() { # NAME
 
 for entry in "${scenarios[@]}"; do
 	IFS='|' read -r name args kernel <<< "$entry"
-	on=
-	[ "$kernel" = stock ] && on=" on Debian $(cat "$STOCK/version")"
+	on= script=$name
+	if [ "${kernel%%:*}" = stock ]; then
+		dir=$STOCK
+		if [ "$kernel" != stock ]; then
+			dir=$(stock_dir "${kernel#stock:}")
+			script=${name%-"${kernel#stock:}"}
+		fi
+		on=" on Debian $(cat "$dir/version")"
+	fi
 	[ "$kernel" = debian ] && on=" (Debian 12 with systemd, $([ "${name##*-}" = strict ] &&
 		echo strict || echo server) profile)"
 	say "scenario $name${args:+ ($args)}$on"
 	out=$BUILD/results/$name
 	mkdir -p "$BUILD/results"
 	boot_env=()
-	[ "$kernel" = stock ] &&
-		boot_env=(SECLVL_KERNEL="$STOCK/vmlinuz" SECLVL_INITRD="$STOCK/initramfs.cpio")
+	[ "${kernel%%:*}" = stock ] &&
+		boot_env=(SECLVL_KERNEL="$dir/vmlinuz" SECLVL_INITRD="$dir/initramfs.cpio"
+			  SECLVL_RUN="$name")
 	[ "$kernel" = tiny ] &&
 		boot_env=(SECLVL_KERNEL="$BUILD/tiny/arch/x86/boot/bzImage"
 			  SECLVL_INITRD="$BUILD/tiny/initramfs.cpio")
@@ -138,7 +157,7 @@ for entry in "${scenarios[@]}"; do
 	else
 		# shellcheck disable=SC2086
 		progress "$name" "$BUILD/results/$name.boot.log" guest_status \
-			env "${boot_env[@]}" "$TOP/harness/boot.sh" "$name" $args || true
+			env "${boot_env[@]}" "$TOP/harness/boot.sh" "$script" $args || true
 	fi
 	before=$((pass + fail))
 	[ ! -f "$out/hung-boot.log" ] ||
@@ -166,7 +185,7 @@ for entry in "${scenarios[@]}"; do
 		got=$(tr -d '\r' < "$out/console.log" | grep -cE '\] (not )?ok [0-9]+ seclvl_')
 		host_check "kunit: $want seclvl suites reported (saw $got)" [ "$want" = "$got" ]
 	fi
-	if [ "$name" = level2 ] || [ "$name" = stock2 ]; then
+	if [ "$name" = level2 ] || [ "$script" = stock2 ]; then
 		# The shutdown at level 2 remounted read-only: the disk is clean.
 		dd if="$out/disk.img" of="$out/part1.img" bs=512 skip=2048 count=65536 status=none
 		host_check "$name: fsck finds the filesystem clean after shutdown" \

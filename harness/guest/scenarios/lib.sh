@@ -3,6 +3,7 @@
 # on fd 3 (the second serial port); the host counts them.
 exec 3>/dev/ttyS1
 # Init has started: boot.sh boots again a guest that never gets here.
+echo "# kernel: $(uname -r)" >&3
 echo "# init: scenario ${scenario:-none}" >&3
 
 SECLVL=/sys/kernel/security/seclvl
@@ -193,7 +194,7 @@ stock_setup() {
 		insmod /lib/stock/$m.ko || notok "insmod $m"
 	done
 	mount -t bpf -o nosuid,nodev,noexec bpf /sys/fs/bpf
-	export SECLVL_MOD_LOAD=crc7 SECLVL_MOD_UNLOAD=crc8
+	export SECLVL_MOD_LOAD=nls_cp860 SECLVL_MOD_UNLOAD=nls_cp861
 	export SECLVL_LIST_finit=nls_cp437 SECLVL_LIST_init=nls_cp737 \
 		SECLVL_LIST_xz=nls_cp775 SECLVL_LIST_modified=nls_cp850 \
 		SECLVL_LIST_unlisted=nls_cp852 SECLVL_LIST_autoload=minix \
