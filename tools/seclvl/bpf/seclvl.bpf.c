@@ -2015,24 +2015,6 @@ int BPF_PROG(seclvl_inode_mknod, struct inode *dir, struct dentry *dentry,
 	return seclvl_check(SECLVL_SETID_BITS, seclvl_level());
 }
 
-SEC("lsm/inode_setxattr")
-int BPF_PROG(seclvl_inode_setxattr, struct mnt_idmap *idmap,
-	     struct dentry *dentry, const char *name)
-{
-	static const char caps[] = "security.capability";
-	char buf[sizeof(caps)];
-	int level = seclvl_level(), i;
-
-	if (!seclvl_enforced(SECLVL_SETID_BITS, level))
-		return 0;
-	if (bpf_probe_read_kernel_str(buf, sizeof(buf), name) != sizeof(caps))
-		return 0;
-	for (i = 0; i < sizeof(caps); i++)
-		if (buf[i] != caps[i])
-			return 0;
-	return seclvl_refuse(SECLVL_SETID_BITS);
-}
-
 /* As the LSM's: no access ACL on a set-id file (it rewrites the mode). */
 /* Bounds the walk of an ACL's entries; past it, it is taken to grant. */
 #define SECLVL_ACL_ENTRIES 32
@@ -2057,6 +2039,50 @@ static __always_inline bool seclvl_acl_grants_exec(struct posix_acl *acl)
 	return false;
 }
 
+/* Whether a new access ACL is refused: see seclvl_inode_set_acl(). */
+static __always_inline bool seclvl_acl_refused(struct inode *inode,
+					       bool grants_exec)
+{
+	umode_t mode = inode->i_mode;
+
+	return (mode & S_IFMT) != S_IFDIR &&
+	       ((mode & (S_ISUID | S_ISGID)) ||
+		(grants_exec && seclvl_may_have_fcaps(inode)));
+}
+
+/*
+ * Whether an ACL in its extended attribute's form (a 4-byte header, then
+ * 8-byte entries with the permissions at byte 2) grants execute.
+ */
+static __always_inline bool seclvl_xattr_acl_grants_exec(const void *value,
+							 __u64 size)
+{
+	unsigned int n = size >= 4 ? (size - 4) / 8 : 0, i;
+	unsigned short perm;
+
+	if (n > SECLVL_ACL_ENTRIES)
+		return true;
+	for (i = 0; i < SECLVL_ACL_ENTRIES && i < n; i++)
+		if (bpf_probe_read_kernel(&perm, sizeof(perm),
+					  value + 4 + i * 8 + 2) ||
+		    (perm & ACL_EXECUTE))
+			return true;
+	return false;
+}
+
+/*
+ * "system.posix_acl_access" (24 bytes with its NUL), not "..._default":
+ * compared by length and one letter, since a static array of it here
+ * lands in .rodata.str1.1 with a BTF variable 6.12 refuses to load.
+ */
+static __always_inline bool seclvl_is_access_acl(const char *xattr)
+{
+	char name[32];
+
+	return bpf_probe_read_kernel_str(name, sizeof(name), xattr) == 24 &&
+	       name[0] == 's' && name[17] == 'a';
+}
+
 /*
  * A set-id program gets no access ACL; nor does a file that may carry
  * capabilities one that grants execute.
@@ -2068,25 +2094,45 @@ int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
 {
 	struct inode *inode = dentry->d_inode;
 	int level = seclvl_level();
-	umode_t mode;
-	char name[32];
 
-	if (!seclvl_enforced(SECLVL_SETID_BITS, level) || !inode)
+	if (!seclvl_enforced(SECLVL_SETID_BITS, level) || !inode ||
+	    !seclvl_acl_refused(inode, kacl && seclvl_acl_grants_exec(kacl)) ||
+	    !seclvl_is_access_acl(acl_name))
 		return 0;
-	mode = inode->i_mode;
-	if ((mode & S_IFMT) == S_IFDIR ||
-	    (!(mode & (S_ISUID | S_ISGID)) &&
-	     !(seclvl_may_have_fcaps(inode) && kacl &&
-	       seclvl_acl_grants_exec(kacl))))
+	return seclvl_refuse(SECLVL_SETID_BITS);
+}
+
+/*
+ * File capabilities; and, before 6.2 (no inode_set_acl hook), access
+ * ACLs, which come here as extended attributes.
+ */
+SEC("lsm/inode_setxattr")
+int BPF_PROG(seclvl_inode_setxattr, struct mnt_idmap *idmap,
+	     struct dentry *dentry, const char *name)
+{
+	static const char caps[] = "security.capability";
+	struct inode *inode = dentry->d_inode;
+	char buf[sizeof(caps)];
+	int level = seclvl_level(), i;
+	__u64 value, size;
+
+	if (!seclvl_enforced(SECLVL_SETID_BITS, level))
 		return 0;
-	/*
-	 * "system.posix_acl_access", not "..._default": compared by length
-	 * and one letter, since a static array of it here lands in
-	 * .rodata.str1.1 with a BTF variable 6.12 refuses to load.
-	 */
-	if (bpf_probe_read_kernel_str(name, sizeof(name), acl_name) != 24 ||
-	    name[17] != 'a')
+	/* The verifier lets no program read a const void * argument as such. */
+	if (inode && seclvl_is_access_acl(name)) {
+		if (bpf_get_func_arg(ctx, 3, &value) ||
+		    bpf_get_func_arg(ctx, 4, &size) ||
+		    seclvl_acl_refused(inode,
+				       seclvl_xattr_acl_grants_exec((void *)value,
+								    size)))
+			return seclvl_refuse(SECLVL_SETID_BITS);
 		return 0;
+	}
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), name) != sizeof(caps))
+		return 0;
+	for (i = 0; i < sizeof(caps); i++)
+		if (buf[i] != caps[i])
+			return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS);
 }
 
