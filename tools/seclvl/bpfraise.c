@@ -288,3 +288,75 @@ int bpfraise_hooks_attached(const char *dir, int *total)
 	}
 	return errno == ENOENT ? found : -errno;
 }
+
+/*
+ * The programs a kernel may lack, and what is partial without them: the
+ * restriction still holds on every other path.  seclvl-bpf load leaves
+ * out a program the running kernel has no hook or function for; one
+ * missing that is not here fails the load.
+ */
+const struct bpf_optional bpf_optional_progs[] = {
+	/* No file_post_open hook before 6.8. */
+	{ "seclvl_file_post_open", "blockdev_write, mounted_blockdev_write",
+	  "a disk opened for writing is refused at its first write, not at the open" },
+	/* Before 6.2 access ACLs come through inode_setxattr. */
+	{ "seclvl_inode_set_acl", NULL, NULL },
+	/* No loop driver at the load, or one whose lo_ioctl() is not in BTF. */
+	{ "seclvl_loop_ioctl_enter", "mounted_blockdev_write",
+	  "a file whose LOOP_CONFIGURE failed keeps the loop driver's mark" },
+	{ "seclvl_loop_ioctl_exit", NULL, NULL },
+	{ "seclvl_loop_clear", NULL, NULL },
+	/* One of the two: the hook gained an idmap argument in 6.3. */
+	{ "seclvl_inode_setattr", NULL, NULL },
+	{ "seclvl_inode_setattr_noidmap", NULL, NULL },
+};
+
+const size_t bpf_nr_optional = ARRAY_SIZE(bpf_optional_progs);
+
+/*
+ * Whether the load of @dir left optional program @i out: it made no pin
+ * of it ("<name>-<kind>" for a hook program, "<name>" for its link or a
+ * watcher's).
+ */
+bool bpfraise_left_out(const char *dir, size_t i)
+{
+	char path[PATH_MAX];
+	size_t k;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, bpf_optional_progs[i].prog);
+	if (!access(path, F_OK))
+		return false;
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		snprintf(path, sizeof(path), "%s/%s-%s", dir,
+			 bpf_optional_progs[i].prog, kinds[k].name);
+		if (!access(path, F_OK))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether @restriction is partial under @dir's load; what is not judged
+ * in *@missing.
+ */
+bool bpfraise_partial(const char *dir, const char *restriction,
+		      const char **missing)
+{
+	size_t i, n = strlen(restriction);
+
+	for (i = 0; i < bpf_nr_optional; i++) {
+		const char *r = bpf_optional_progs[i].restriction;
+
+		for (; r && *r; r += strspn(r, ", ")) {
+			size_t len = strcspn(r, ", ");
+
+			if (len == n && !strncmp(r, restriction, n) &&
+			    bpfraise_left_out(dir, i)) {
+				*missing = bpf_optional_progs[i].missing;
+				return true;
+			}
+			r += len;
+		}
+	}
+	return false;
+}

@@ -6,6 +6,7 @@
 #ifndef SECLVL_BPFRAISE_H
 #define SECLVL_BPFRAISE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <linux/bpf.h>
@@ -14,5 +15,18 @@ const char *bpfraise_kind(enum bpf_attach_type type);
 int bpfraise_attach_hooks(const char *dir, char *what, size_t size);
 int bpfraise_raise(const char *dir, int level);
 int bpfraise_hooks_attached(const char *dir, int *total);
+
+/* A program a kernel may lack, and what is partial without it. */
+struct bpf_optional {
+	const char *prog;		/* the program's name */
+	const char *restriction;	/* what is partial, or NULL: nothing */
+	const char *missing;		/* what is not judged */
+};
+
+extern const struct bpf_optional bpf_optional_progs[];
+extern const size_t bpf_nr_optional;
+bool bpfraise_left_out(const char *dir, size_t i);
+bool bpfraise_partial(const char *dir, const char *restriction,
+		      const char **missing);
 
 #endif

@@ -203,7 +203,7 @@ static bool rule_active(const struct state *st, const struct rule *r)
 
 static void show(const struct state *st)
 {
-	int i;
+	int i, partial = 0;
 
 	printf("secure level: %d (%s)\n", st->level, level_name(st->level));
 	printf("enforced by: %s\n\n", st->bpf ? "the BPF backend (seclvl-bpf)" :
@@ -215,6 +215,14 @@ static void show(const struct state *st)
 
 		printf("%-26s %-5s %-6s %ld\n", r->name, r->level,
 		       rule_active(st, r) ? "yes" : "no", r->denials);
+	}
+	for (i = 0; st->bpf && i < st->nr_rules; i++) {
+		const char *missing;
+
+		if (bpfraise_partial(BPF_DIR, st->rules[i].name, &missing))
+			printf("%spartial on this kernel: %s: %s\n",
+			       partial++ ? "" : "\n", st->rules[i].name,
+			       missing);
 	}
 	if (!st->escape_readable)
 		printf("\nescape: unknown (only root can read it)\n");
@@ -241,6 +249,7 @@ static void json_string(const char *s)
 
 static void show_json(const struct state *st)
 {
+	const char *missing;
 	int i;
 
 	printf("{\"level\": %d, \"name\": ", st->level);
@@ -256,8 +265,14 @@ static void show_json(const struct state *st)
 			printf(", \"level\": %s", r->level);
 		else
 			printf(", \"level\": null");
-		printf(", \"active\": %s, \"denials\": %ld}",
+		printf(", \"active\": %s, \"denials\": %ld",
 		       rule_active(st, r) ? "true" : "false", r->denials);
+		/* Only where the BPF backend's kernel lacks a hook for it. */
+		if (st->bpf && bpfraise_partial(BPF_DIR, r->name, &missing)) {
+			printf(", \"partial\": ");
+			json_string(missing);
+		}
+		putchar('}');
 	}
 	printf("], \"escape\": ");
 	if (st->escape[0])

@@ -182,27 +182,6 @@ static void want_loop_driver(void)
 		close(fd);
 }
 
-/*
- * The programs a kernel may lack, and what is partial without them: the
- * restriction still holds on every other path.  A program missing that
- * is not here fails the load.
- */
-static const struct {
-	const char *prog, *restriction, *missing;
-} optional_progs[] = {
-	{ "seclvl_file_post_open", "blockdev_write, mounted_blockdev_write",
-	  "a disk opened for writing is refused at its first write, not at the open (no file_post_open hook before 6.8)" },
-	/* Before 6.2 access ACLs come through inode_setxattr. */
-	{ "seclvl_inode_set_acl", NULL, NULL },
-	{ "seclvl_loop_ioctl_enter", "mounted_blockdev_write",
-	  "a file whose LOOP_CONFIGURE failed keeps the loop driver's mark (no loop driver, or one without lo_ioctl in BTF)" },
-	{ "seclvl_loop_ioctl_exit", NULL, NULL },
-	{ "seclvl_loop_clear", NULL, NULL },
-	/* One of the two: the hook gained an idmap argument in 6.3. */
-	{ "seclvl_inode_setattr", NULL, NULL },
-	{ "seclvl_inode_setattr_noidmap", NULL, NULL },
-};
-
 /* The number of arguments of function @name in @btf, or -1. */
 static int func_args(const struct btf *btf, const char *name)
 {
@@ -259,18 +238,18 @@ static int select_programs(struct seclvl *skel)
 		if (keep)
 			continue;
 		bpf_program__set_autoload(prog, false);
-		for (i = 0; i < ARRAY_SIZE(optional_progs); i++)
-			if (!strcmp(name, optional_progs[i].prog))
+		for (i = 0; i < bpf_nr_optional; i++)
+			if (!strcmp(name, bpf_optional_progs[i].prog))
 				break;
-		if (i == ARRAY_SIZE(optional_progs)) {
+		if (i == bpf_nr_optional) {
 			error("this kernel has no %s for %s: %s",
 			      bpf_program__section_name(prog), name,
 			      "the backend cannot enforce without it");
 			ret = -ENOENT;
-		} else if (optional_progs[i].restriction) {
+		} else if (bpf_optional_progs[i].restriction) {
 			fprintf(stderr, "seclvl-bpf: partial on this kernel: %s: %s\n",
-				optional_progs[i].restriction,
-				optional_progs[i].missing);
+				bpf_optional_progs[i].restriction,
+				bpf_optional_progs[i].missing);
 		}
 	}
 	btf__free(loop);
@@ -950,31 +929,17 @@ static int cmd_raise(const char *arg)
 	return 0;
 }
 
-/*
- * What the load left out on this kernel, by the pins it did not make
- * (a hook program's "<name>-<kind>" or link "<name>", a watcher's link).
- */
+/* What the load left out on this kernel: partial restrictions. */
 static void print_partial(void)
 {
-	char path[PATH_MAX];
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(optional_progs); i++) {
-		const char *name = optional_progs[i].prog;
-		bool pinned = false;
-		int k;
-
-		if (!optional_progs[i].restriction)
-			continue;
-		for (k = 0; k < 3 && !pinned; k++) {
-			snprintf(path, sizeof(path), "%s/%s%s", SECLVL_PIN_DIR,
-				 name, k == 0 ? "" : k == 1 ? "-lsm" : "-fentry");
-			pinned = !access(path, F_OK);
-		}
-		if (!pinned)
-			printf("partial: %s: %s\n", optional_progs[i].restriction,
-			       optional_progs[i].missing);
-	}
+	for (i = 0; i < bpf_nr_optional; i++)
+		if (bpf_optional_progs[i].restriction &&
+		    bpfraise_left_out(SECLVL_PIN_DIR, i))
+			printf("partial: %s: %s\n",
+			       bpf_optional_progs[i].restriction,
+			       bpf_optional_progs[i].missing);
 }
 
 static int cmd_status(void)
