@@ -87,7 +87,7 @@ fi
 # unload.
 say "packing the stock initramfs for $kver"
 depmod -b "$img" "$kver" 2>&1 | grep -v "could not open modules" >&2 || true
-mods="crc32c_generic virtio_blk virtio_scsi virtio_net sd_mod sg nvme loop ext4 xfs msr configfs null_blk binfmt_misc"
+mods="crc32c_generic virtio_pci virtio_blk virtio_scsi virtio_net sd_mod sg nvme loop ext4 xfs msr configfs null_blk binfmt_misc"
 root=$dir/root
 rm -rf "$root"
 cp -a "$GUEST/root" "$root"
