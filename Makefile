@@ -25,7 +25,7 @@ seclvlctl:
 install-seclvlctl: seclvlctl
 	@$(MAKE) -s -C tools/seclvl OUTPUT=$(CURDIR)/build install
 
-# The BPF backend, for the running kernel (BTF=) or another.
+# The BPF backend: one build for every kernel the admin guide lists.
 seclvl-bpf:
 	@mkdir -p build/bpf
 	@$(MAKE) -s -C tools/seclvl/bpf OUTPUT=$(CURDIR)/build/bpf

@@ -7,8 +7,8 @@ KOUT=$BUILD/kernel
 GUEST=$BUILD/guest
 STOCK=$BUILD/stock
 # The Debian kernels the BPF backend is tested on (build-stock.sh KERNEL):
-# Debian 12's 6.12 first (the default, whose BTF the backend is built
-# against), then Debian 12's 6.1, Debian 13's 6.12 and trixie-backports'
+# Debian 12's 6.12 first (the default, the reference of the backend's
+# tools/seclvl/bpf/vmlinux.h), then Debian 12's 6.1, Debian 13's 6.12 and trixie-backports'
 # 7.3.  Each but the first is in build/stock-KERNEL.
 stock_kernels=(6.12 6.1 deb13 7.3)
 stock_dir() { # KERNEL

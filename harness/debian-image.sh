@@ -98,7 +98,7 @@ in_root chown -R alice:alice /home/alice/.ssh
 # /etc/seclvl.conf from the server profile, the BPF backend for the stock
 # kernel.  Both units are enabled; each starts only on its backend.
 make -s -C "$TOP" install-seclvlctl DESTDIR="$stage" >/dev/null
-make -s -C "$TOP" install-seclvl-bpf DESTDIR="$stage" BTF="$STOCK/vmlinux" >/dev/null
+make -s -C "$TOP" install-seclvl-bpf DESTDIR="$stage" >/dev/null
 systemctl --root="$stage" -q enable seclvl.service seclvl-bpf.service
 # The test kernel's modules beside the stock kernel's.
 make -s -C "$SRC" O="$KOUT" INSTALL_MOD_PATH="$stage" modules_install >/dev/null

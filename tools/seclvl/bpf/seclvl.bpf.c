@@ -17,7 +17,7 @@
  * Copyright (C) 2026 The seclvl authors
  */
 
-#include "vmlinux.h"
+#include <vmlinux.h>	/* the types kept here (-I.), or gen-vmlinux.py's */
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
