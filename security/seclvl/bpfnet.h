@@ -100,4 +100,59 @@ seclvl_bpf_attach_net(int cmd, unsigned int type)
 	}
 }
 
+/**
+ * enum seclvl_bpf_net_verdict - net_admin's verdict on a bpf(2) attach
+ * @SECLVL_BPF_NET_ALLOWED: not refused
+ * @SECLVL_BPF_NET_HOST: it acts on the initial network namespace
+ * @SECLVL_BPF_NET_NAMED: it acts on whatever namespace a descriptor names
+ * @SECLVL_BPF_NET_ALONE: a cgroup program attached without
+ *	BPF_F_ALLOW_MULTI, after which systemd's own attaches there fail
+ * @SECLVL_BPF_NET_SHARED: by a task that shares its descriptor table, so
+ *	that the cgroup judged may not be the one the kernel looks up
+ * @SECLVL_BPF_NET_SHALLOW: on a cgroup above a unit's
+ */
+enum seclvl_bpf_net_verdict {
+	SECLVL_BPF_NET_ALLOWED,
+	SECLVL_BPF_NET_HOST,
+	SECLVL_BPF_NET_NAMED,
+	SECLVL_BPF_NET_ALONE,
+	SECLVL_BPF_NET_SHARED,
+	SECLVL_BPF_NET_SHALLOW,
+};
+
+/**
+ * seclvl_bpf_net_verdict - net_admin's rule for a bpf(2) attach
+ * @cmd: the command
+ * @where: what it attaches to (seclvl_bpf_attach_net())
+ * @flags: its attach flags (BPF_F_ALLOW_MULTI for a link, as a cgroup
+ *	link always is)
+ * @host_ns: whether the caller is in the initial network namespace
+ * @fds_shared: whether the caller shares its descriptor table
+ * @cg_level: the cgroup's level for %SECLVL_BPF_NET_CGROUP (the root is
+ *	0), or -1 where it cannot be told
+ *
+ * Return: why net_admin refuses it, or %SECLVL_BPF_NET_ALLOWED.
+ */
+static inline enum seclvl_bpf_net_verdict
+seclvl_bpf_net_verdict(int cmd, enum seclvl_bpf_net where, unsigned int flags,
+		       bool host_ns, bool fds_shared, int cg_level)
+{
+	switch (where) {
+	case SECLVL_BPF_NET_NS:
+		return host_ns ? SECLVL_BPF_NET_HOST : SECLVL_BPF_NET_ALLOWED;
+	case SECLVL_BPF_NET_ANY:
+		return SECLVL_BPF_NET_NAMED;
+	case SECLVL_BPF_NET_CGROUP:
+		if (cmd == BPF_PROG_ATTACH && !(flags & BPF_F_ALLOW_MULTI))
+			return SECLVL_BPF_NET_ALONE;
+		if (fds_shared)
+			return SECLVL_BPF_NET_SHARED;
+		if (cg_level >= 0 && cg_level < SECLVL_BPF_CGROUP_LEVEL)
+			return SECLVL_BPF_NET_SHALLOW;
+		return SECLVL_BPF_NET_ALLOWED;
+	default:
+		return SECLVL_BPF_NET_ALLOWED;
+	}
+}
+
 #endif /* _SECURITY_SECLVL_BPFNET_H */

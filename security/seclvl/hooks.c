@@ -1540,7 +1540,9 @@ static bool seclvl_fds_shared(void)
  */
 static int hook_bpf(int cmd, union bpf_attr *attr, unsigned int size)
 {
+	enum seclvl_bpf_net where;
 	u32 type, target, flags;
+	bool fds_shared;
 	int level, cg;
 
 	if (!seclvl_enforced(SECLVL_NET_ADMIN, &level))
@@ -1567,30 +1569,32 @@ static int hook_bpf(int cmd, union bpf_attr *attr, unsigned int size)
 		target = attr->target_fd;
 		flags = attr->attach_flags;
 	}
-	switch (seclvl_bpf_attach_net(cmd, type)) {
-	case SECLVL_BPF_NET_NS:
-		if (!net_eq(current->nsproxy->net_ns, &init_net))
-			return 0;
+	where = seclvl_bpf_attach_net(cmd, type);
+	if (where == SECLVL_BPF_NOT_NET)
+		return 0;
+	fds_shared = where == SECLVL_BPF_NET_CGROUP && seclvl_fds_shared();
+	cg = where == SECLVL_BPF_NET_CGROUP ? seclvl_cgroup_level(target) : -1;
+	switch (seclvl_bpf_net_verdict(cmd, where, flags,
+				       net_eq(current->nsproxy->net_ns, &init_net),
+				       fds_shared, cg)) {
+	case SECLVL_BPF_NET_HOST:
 		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
 				     "attach or detach BPF program type %u on the host's network",
 				     type);
-	case SECLVL_BPF_NET_ANY:
+	case SECLVL_BPF_NET_NAMED:
 		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
 				     "attach BPF program type %u to a network namespace",
 				     type);
-	case SECLVL_BPF_NET_CGROUP:
+	case SECLVL_BPF_NET_ALONE:
 		/* One alone would make systemd's later attaches fail. */
-		if (cmd == BPF_PROG_ATTACH && !(flags & BPF_F_ALLOW_MULTI))
-			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
-					     "attach BPF program type %u to a cgroup without BPF_F_ALLOW_MULTI",
-					     type);
-		if (seclvl_fds_shared())
-			return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
-					     "attach or detach BPF program type %u on a cgroup, sharing descriptors",
-					     type);
-		cg = seclvl_cgroup_level(target);
-		if (cg < 0 || cg >= SECLVL_BPF_CGROUP_LEVEL)
-			return 0;
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "attach BPF program type %u to a cgroup without BPF_F_ALLOW_MULTI",
+				     type);
+	case SECLVL_BPF_NET_SHARED:
+		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
+				     "attach or detach BPF program type %u on a cgroup, sharing descriptors",
+				     type);
+	case SECLVL_BPF_NET_SHALLOW:
 		return seclvl_refuse(SECLVL_NET_ADMIN, level, true,
 				     "attach or detach BPF program type %u on a cgroup of level %d",
 				     type, cg);
@@ -1859,12 +1863,58 @@ static void test_bpf_attach_net(struct kunit *const test)
 			seclvl_bpf_attach_net(BPF_PROG_LOAD, BPF_XDP));
 }
 
+static void test_bpf_net_verdict(struct kunit *test)
+{
+	const unsigned int multi = BPF_F_ALLOW_MULTI;
+
+	/* A device: the host's, not a namespace of one's own. */
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_HOST,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE, SECLVL_BPF_NET_NS,
+					       multi, true, false, -1));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ALLOWED,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE, SECLVL_BPF_NET_NS,
+					       multi, false, false, -1));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_NAMED,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE, SECLVL_BPF_NET_ANY,
+					       multi, false, false, -1));
+	/* A cgroup: a unit's with MULTI, alone, shared, or shallower. */
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ALLOWED,
+			seclvl_bpf_net_verdict(BPF_PROG_ATTACH,
+					       SECLVL_BPF_NET_CGROUP, multi,
+					       true, false, 2));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ALONE,
+			seclvl_bpf_net_verdict(BPF_PROG_ATTACH,
+					       SECLVL_BPF_NET_CGROUP, 0, true,
+					       false, 3));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ALLOWED,
+			seclvl_bpf_net_verdict(BPF_PROG_DETACH,
+					       SECLVL_BPF_NET_CGROUP, 0, true,
+					       false, 3));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_SHARED,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE,
+					       SECLVL_BPF_NET_CGROUP, multi,
+					       true, true, 3));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_SHALLOW,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE,
+					       SECLVL_BPF_NET_CGROUP, multi,
+					       true, false, 1));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_SHALLOW,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE,
+					       SECLVL_BPF_NET_CGROUP, multi,
+					       true, false, 0));
+	KUNIT_EXPECT_EQ(test, SECLVL_BPF_NET_ALLOWED,
+			seclvl_bpf_net_verdict(BPF_LINK_CREATE,
+					       SECLVL_BPF_NET_CGROUP, multi,
+					       true, false, -1));
+}
+
 static struct kunit_case hooks_test_cases[] = {
 	KUNIT_CASE(test_setid_added),
 	KUNIT_CASE(test_is_devmem),
 	KUNIT_CASE(test_lockdown_restriction),
 	KUNIT_CASE(test_mount_allows_suid),
 	KUNIT_CASE(test_bpf_attach_net),
+	KUNIT_CASE(test_bpf_net_verdict),
 	{}
 };
 

@@ -2245,6 +2245,7 @@ static __always_inline int seclvl_bpf_net_check(int cmd,
 						int level)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	enum seclvl_bpf_net where;
 	__u32 type, target, flags;
 	int cg;
 
@@ -2259,24 +2260,17 @@ static __always_inline int seclvl_bpf_net_check(int cmd,
 		target = attr->target_fd;
 		flags = attr->attach_flags;
 	}
-	switch (seclvl_bpf_attach_net(cmd, type)) {
-	case SECLVL_BPF_NET_NS:
-		if (task->nsproxy->net_ns != (void *)&init_net)
-			return 0;
-		return seclvl_refuse(SECLVL_NET_ADMIN);
-	case SECLVL_BPF_NET_ANY:
-		return seclvl_refuse(SECLVL_NET_ADMIN);
-	case SECLVL_BPF_NET_CGROUP:
-		if ((cmd == BPF_PROG_ATTACH && !(flags & BPF_F_ALLOW_MULTI)) ||
-		    seclvl_fds_shared())
-			return seclvl_refuse(SECLVL_NET_ADMIN);
-		cg = seclvl_cgroup_level(target);
-		if (cg < 0 || cg >= SECLVL_BPF_CGROUP_LEVEL)
-			return 0;
-		return seclvl_refuse(SECLVL_NET_ADMIN);
-	default:
+	where = seclvl_bpf_attach_net(cmd, type);
+	if (where == SECLVL_BPF_NOT_NET)
 		return 0;
-	}
+	cg = where == SECLVL_BPF_NET_CGROUP ? seclvl_cgroup_level(target) : -1;
+	if (seclvl_bpf_net_verdict(cmd, where, flags,
+				   task->nsproxy->net_ns == (void *)&init_net,
+				   where == SECLVL_BPF_NET_CGROUP &&
+				   seclvl_fds_shared(),
+				   cg) == SECLVL_BPF_NET_ALLOWED)
+		return 0;
+	return seclvl_refuse(SECLVL_NET_ADMIN);
 }
 
 SEC("lsm/bpf")
