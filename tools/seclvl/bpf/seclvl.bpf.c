@@ -2019,24 +2019,37 @@ int BPF_PROG(seclvl_inode_mknod, struct inode *dir, struct dentry *dentry,
 /* Bounds the walk of an ACL's entries; past it, it is taken to grant. */
 #define SECLVL_ACL_ENTRIES 32
 
-/* Whether @acl grants execute to anyone. */
-static __always_inline bool seclvl_acl_grants_exec(struct posix_acl *acl)
+/*
+ * Whether one of @n ACL entries from @e, @size bytes each with their
+ * 16-bit permissions at @perm, grants execute.
+ */
+static __always_inline bool seclvl_acl_entries_exec(const void *e,
+						    unsigned int n,
+						    unsigned int size,
+						    unsigned int perm)
 {
-	void *e = (void *)acl + bpf_core_field_offset(struct posix_acl,
-						      a_entries);
-	unsigned int n = BPF_CORE_READ(acl, a_count), i;
-	unsigned short perm;
+	unsigned short bits;
+	unsigned int i;
 
 	if (n > SECLVL_ACL_ENTRIES)
 		return true;
-	for (i = 0; i < SECLVL_ACL_ENTRIES && i < n; i++) {
-		if (bpf_probe_read_kernel(&perm, sizeof(perm), e +
-			bpf_core_field_offset(struct posix_acl_entry, e_perm)) ||
-		    (perm & ACL_EXECUTE))
+	for (i = 0; i < SECLVL_ACL_ENTRIES && i < n; i++, e += size)
+		if (bpf_probe_read_kernel(&bits, sizeof(bits), e + perm) ||
+		    (bits & ACL_EXECUTE))
 			return true;
-		e += bpf_core_type_size(struct posix_acl_entry);
-	}
 	return false;
+}
+
+/* Whether @acl grants execute to anyone. */
+static __always_inline bool seclvl_acl_grants_exec(struct posix_acl *acl)
+{
+	return seclvl_acl_entries_exec((void *)acl +
+				       bpf_core_field_offset(struct posix_acl,
+							     a_entries),
+				       BPF_CORE_READ(acl, a_count),
+				       bpf_core_type_size(struct posix_acl_entry),
+				       bpf_core_field_offset(struct posix_acl_entry,
+							     e_perm));
 }
 
 /* Whether a new access ACL is refused: see seclvl_inode_set_acl(). */
@@ -2057,17 +2070,8 @@ static __always_inline bool seclvl_acl_refused(struct inode *inode,
 static __always_inline bool seclvl_xattr_acl_grants_exec(const void *value,
 							 __u64 size)
 {
-	unsigned int n = size >= 4 ? (size - 4) / 8 : 0, i;
-	unsigned short perm;
-
-	if (n > SECLVL_ACL_ENTRIES)
-		return true;
-	for (i = 0; i < SECLVL_ACL_ENTRIES && i < n; i++)
-		if (bpf_probe_read_kernel(&perm, sizeof(perm),
-					  value + 4 + i * 8 + 2) ||
-		    (perm & ACL_EXECUTE))
-			return true;
-	return false;
+	return seclvl_acl_entries_exec(value + 4,
+				       size >= 4 ? (size - 4) / 8 : 0, 8, 2);
 }
 
 /*
