@@ -182,13 +182,24 @@ int bpfraise_attach_hooks(const char *dir, char *what, size_t size)
  */
 int bpfraise_raise(const char *dir, int level)
 {
-	char path[PATH_MAX], buf[32];
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/raise%d", dir, level);
+	return bpfraise_read_iter(path);
+}
+
+/*
+ * Read the iterator pinned at @path, which prints one 0 or -errno: returns
+ * it, the errno of the read, or -EPROTO for anything else.
+ */
+int bpfraise_read_iter(const char *path)
+{
+	char buf[32];
 	ssize_t len;
 	long ret;
 	char *end;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/raise%d", dir, level);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

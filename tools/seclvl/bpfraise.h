@@ -14,6 +14,7 @@
 const char *bpfraise_kind(enum bpf_attach_type type);
 int bpfraise_attach_hooks(const char *dir, char *what, size_t size);
 int bpfraise_raise(const char *dir, int level);
+int bpfraise_read_iter(const char *path);
 int bpfraise_hooks_attached(const char *dir, int *total);
 
 /* A program a kernel may lack, and what is partial without it. */

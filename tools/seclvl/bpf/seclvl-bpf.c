@@ -30,7 +30,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1091,26 +1090,20 @@ static int log_event(void *ctx, void *data, size_t size)
 }
 
 /*
- * Put the programs' refusals and changes of level in the kernel log until
- * killed: the BPF programs cannot printk themselves.
- */
-/*
  * Have the backend note this process as the log reader, which from level
  * 1 nobody may attach to.  Only at level 0: say so if it is too late.
  */
 static void note_log_reader(void)
 {
-	char buf[16] = "";
-	int fd = open(LOG_READER_PIN, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0 || strcmp(buf, "0\n"))
+	if (bpfraise_read_iter(LOG_READER_PIN))
 		fprintf(stderr, "seclvl-bpf: %s: %s\n", LOG_READER_PIN,
 			"not noted as the log reader (started above level 0?): from level 1 it is not kept from ptrace");
 }
 
+/*
+ * Put the programs' refusals and changes of level in the kernel log until
+ * killed: the BPF programs cannot printk themselves.
+ */
 static int cmd_log(void)
 {
 	struct log_state st = { .kmsg = -1 };
