@@ -63,6 +63,7 @@
 #include <uapi/linux/mount.h>
 
 #include "bpfnet.h"
+#include "mountrules.h"
 #include "seclvl.h"
 
 #ifdef CONFIG_SECURITY_NETWORK
@@ -372,22 +373,6 @@ static int hook_sb_umount(struct vfsmount *mnt, int flags)
 }
 
 /*
- * Whether a mount(2) call makes set-id files usable where they were not:
- * a new mount without MS_NOSUID, or a remount that drops nosuid.  Binds,
- * moves and propagation changes keep the flags their mounts already have.
- * The order of the tests is path_mount()'s.
- */
-static bool seclvl_mount_allows_suid(unsigned long flags, int mnt_flags)
-{
-	if (flags & MS_NOSUID)
-		return false;
-	if (flags & MS_REMOUNT)
-		return mnt_flags & MNT_NOSUID;
-	return !(flags & (MS_BIND | MS_SHARED | MS_PRIVATE | MS_SLAVE |
-			  MS_UNBINDABLE | MS_MOVE));
-}
-
-/*
  * Moving a mount of the initial mount namespace, or pivoting its root,
  * uncovers what the mount hid, as unmounting it would.  A container moves
  * mounts of its own namespace.
@@ -434,12 +419,13 @@ static int hook_sb_pivotroot(const struct path *old_path,
  * a new mount belongs to the caller's, a remount's to its superblock's,
  * whoever the caller.  The kernel's own mounts of root= and devtmpfs, made
  * before any user space ran (no mm yet), are what the boot command line
- * asked for.
+ * asked for.  A new, empty tmpfs or ramfs can carry no set-id file while
+ * setid_bits holds (mountrules.h).
  */
 static int hook_sb_mount(const char *dev_name, const struct path *path,
 			 const char *type, unsigned long flags, void *data)
 {
-	int level;
+	int level, setid;
 
 	if ((flags & MS_MOVE) && !(flags & MS_REMOUNT)) {
 		int err = seclvl_check_move("move a mount to", path);
@@ -450,7 +436,9 @@ static int hook_sb_mount(const char *dev_name, const struct path *path,
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) || !current->mm ||
 	    ((flags & MS_REMOUNT) ? path->mnt->mnt_sb->s_user_ns :
 				    current_user_ns()) != &init_user_ns ||
-	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
+	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags) ||
+	    (!(flags & MS_REMOUNT) && type && seclvl_fs_starts_empty(type) &&
+	     seclvl_enforced(SECLVL_SETID_BITS, &setid)))
 		return 0;
 	if (flags & MS_REMOUNT)
 		return seclvl_refuse(SECLVL_SUID_MOUNT, level, true,
@@ -506,12 +494,20 @@ static int hook_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
 static int hook_mount_setattr(const struct path *path, unsigned int attr_set,
 			      unsigned int attr_clr)
 {
+	struct super_block *sb = path->mnt->mnt_sb;
 	bool nosuid_after;
-	int level;
+	int level, setid;
 
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, &level) ||
-	    path->mnt->mnt_sb->s_user_ns != &init_user_ns ||
-	    (attr_set & MOUNT_ATTR_NOSUID))
+	    sb->s_user_ns != &init_user_ns || (attr_set & MOUNT_ATTR_NOSUID))
+		return 0;
+	/*
+	 * fsmount(2) passes every attribute it does not set as cleared,
+	 * which mount_setattr(2) cannot; its superblock of tmpfs or ramfs
+	 * was made by this fs_context and is empty.
+	 */
+	if (attr_clr == ~attr_set && seclvl_fs_starts_empty(sb->s_type->name) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, &setid))
 		return 0;
 	nosuid_after = !(attr_clr & MOUNT_ATTR_NOSUID) &&
 		       (path->mnt->mnt_flags & MNT_NOSUID);

@@ -5,9 +5,9 @@ check "kernel logged the boot parameter" log_has "level changed from 0 to 2 by b
 check "sysctl kernel.securelevel reads 2" sh -c '[ "$(sysctl -n kernel.securelevel)" = 2 ]'
 check "lowering through /proc/seclvl is refused" fails_with_eperm sh -c 'echo 1 > /proc/seclvl'
 mkdir -p /tmp/m
-check "a new mount without nosuid is refused" sh -c \
-	'! mount -t tmpfs none /tmp/m 2>/dev/null && ! grep -q " /tmp/m " /proc/mounts'
-check "and logged" log_has "denied suid_mount at level 2: mount none (tmpfs)"
+check "a new mount of devtmpfs without nosuid is refused" sh -c \
+	'! mount -t devtmpfs none /tmp/m 2>/dev/null && ! grep -q " /tmp/m " /proc/mounts'
+check "and logged" log_has "denied suid_mount at level 2: mount none (devtmpfs)"
 mount -t tmpfs -o nosuid none /tmp/m
 check "unmounting a memory filesystem is not refused" umount /tmp/m
 check "a new nosuid mount of a disk is not refused" mount -t ext4 -o nosuid /dev/vda1 /tmp/m

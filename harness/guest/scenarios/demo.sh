@@ -23,8 +23,8 @@ run 'touch /tmp/demo2 && chmod u+s /tmp/demo2; ls -l /tmp/demo2'
 step "Refusal 3: unmounting a filesystem"
 run umount /mnt/disk
 step "Refusal 4: a new mount that could carry set-uid files (nosuid is fine)"
-run 'mkdir -p /mnt/new && mount -t tmpfs none /mnt/new'
-run 'mount -t tmpfs -o nosuid none /mnt/new && echo mounted nosuid'
+run 'mkdir -p /mnt/new && mount -t devtmpfs none /mnt/new'
+run 'mount -t devtmpfs -o nosuid none /mnt/new && echo mounted nosuid'
 step "What the kernel logged"
 run "dmesg | grep 'seclvl:' | sed 's/^\[[ 0-9.]*\] //'"
 step "The policy: restriction, level, refusals so far"

@@ -26,6 +26,7 @@
 #include "kconst.h"
 #include "sha256.bpf.h"
 #include "../../../security/seclvl/bpfnet.h"
+#include "../../../security/seclvl/mountrules.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -748,17 +749,6 @@ int BPF_PROG(seclvl_sb_umount, struct vfsmount *mnt, int flags)
 	return 0;
 }
 
-static __always_inline bool seclvl_mount_allows_suid(unsigned long flags,
-						     int mnt_flags)
-{
-	if (flags & MS_NOSUID)
-		return false;
-	if (flags & MS_REMOUNT)
-		return mnt_flags & MNT_NOSUID;
-	return !(flags & (MS_BIND | MS_SHARED | MS_PRIVATE | MS_SLAVE |
-			  MS_UNBINDABLE | MS_MOVE));
-}
-
 /*
  * As the LSM's seclvl_check_move(): moving a mount of the initial mount
  * namespace, or pivoting its root, uncovers what it hid.
@@ -776,6 +766,7 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	int level = seclvl_level(), err;
+	char fs[8] = {};
 
 	/*
 	 * Self-protection: nothing is mounted over the pins in the initial
@@ -809,6 +800,12 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, level) || !task->mm ||
 	    !seclvl_current_init_ns() ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
+		return 0;
+	/* As the LSM's: a new, empty tmpfs or ramfs while setid_bits holds. */
+	if (!(flags & MS_REMOUNT) && type &&
+	    bpf_probe_read_kernel_str(fs, sizeof(fs), type) > 0 &&
+	    seclvl_fs_starts_empty(fs) &&
+	    seclvl_enforced(SECLVL_SETID_BITS, level))
 		return 0;
 	return seclvl_refuse(SECLVL_SUID_MOUNT);
 }

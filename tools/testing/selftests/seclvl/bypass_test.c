@@ -329,15 +329,64 @@ static bool nosuid_at(const char *dir)
 	return !statvfs(dir, &st) && (st.f_flag & ST_NOSUID);
 }
 
+/*
+ * devtmpfs: in memory, but one superblock for every mount, so whatever was
+ * put on /dev at level 0 is on the new mount too.
+ */
 TEST(suid_mount_new)
 {
 	long before;
 
 	private_mounts(_metadata);
 	before = denials("suid_mount");
-	EXPECT_OUTCOME("suid_mount", mount("seclvl", MNT_DIR, "tmpfs", 0, NULL),
-		       before);
+	EXPECT_OUTCOME("suid_mount",
+		       mount("seclvl", MNT_DIR, "devtmpfs", 0, NULL), before);
 	EXPECT_EQ(!refused("suid_mount"), mounted_at(MNT_DIR));
+}
+
+/*
+ * A new tmpfs or ramfs is empty: while setid_bits holds, nothing on it can
+ * become set-id, so it needs no nosuid (systemd's PrivateTmp=).
+ */
+static void check_starts_empty(struct __test_metadata *const _metadata,
+			       int ret)
+{
+	bool refuse = refused("suid_mount") && !refused("setid_bits");
+	char path[] = MNT_DIR "/suid";
+	long before;
+	int fd;
+
+	EXPECT_EQ(refuse ? -1 : 0, ret);
+	if (ret)
+		return;
+	EXPECT_FALSE(nosuid_at(MNT_DIR));
+	before = denials("setid_bits");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 04755);
+	EXPECT_OUTCOME("setid_bits", fd < 0 ? -1 : 0, before);
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(0, close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0755)));
+	before = denials("setid_bits");
+	EXPECT_OUTCOME("setid_bits", chmod(path, 04755), before);
+	EXPECT_EQ(refused("setid_bits") ? 0755 : 04755, mode_of(path));
+	EXPECT_EQ(0, umount2(MNT_DIR, MNT_DETACH));
+}
+
+TEST(suid_mount_starts_empty)
+{
+	static const char *const types[] = { "tmpfs", "ramfs" };
+	long before;
+	int i;
+
+	private_mounts(_metadata);
+	for (i = 0; i < 2; i++) {
+		before = denials("suid_mount");
+		check_starts_empty(_metadata,
+				   mount("seclvl", MNT_DIR, types[i], 0, NULL));
+		EXPECT_EQ(before + (refused("suid_mount") &&
+				    !refused("setid_bits")),
+			  denials("suid_mount")) TH_LOG("%s", types[i]);
+	}
 }
 
 TEST(suid_mount_new_nosuid_allowed)
@@ -452,9 +501,9 @@ TEST(suid_mount_bind_allowed)
 	EXPECT_EQ(before, denials("suid_mount"));
 }
 
-static int fsmount_tmpfs(unsigned int attr)
+static int fsmount_fs(const char *type, unsigned int attr)
 {
-	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC), mnt, err;
+	int fs = fsopen(type, FSOPEN_CLOEXEC), mnt, err;
 
 	if (fs < 0)
 		return -2;
@@ -478,7 +527,7 @@ TEST(suid_mount_fsmount)
 		return;
 	private_mounts(_metadata);
 	before = denials("suid_mount");
-	mnt = fsmount_tmpfs(0);
+	mnt = fsmount_fs("devtmpfs", 0);
 	ASSERT_NE(-2, mnt);
 	EXPECT_OUTCOME("suid_mount", mnt < 0 ? -1 : 0, before);
 	if (mnt < 0)
@@ -496,13 +545,31 @@ TEST(suid_mount_fsmount_nosuid_allowed)
 
 	private_mounts(_metadata);
 	before = denials("suid_mount");
-	mnt = fsmount_tmpfs(MOUNT_ATTR_NOSUID);
+	mnt = fsmount_fs("devtmpfs", MOUNT_ATTR_NOSUID);
 	ASSERT_LE(0, mnt) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(0, move_mount(mnt, "", AT_FDCWD, MNT_DIR,
 				MOVE_MOUNT_F_EMPTY_PATH));
 	EXPECT_TRUE(nosuid_at(MNT_DIR));
 	EXPECT_EQ(before, denials("suid_mount"));
 	close(mnt);
+}
+
+TEST(suid_mount_fsmount_starts_empty)
+{
+	long before;
+	int mnt;
+
+	private_mounts(_metadata);
+	before = denials("suid_mount");
+	mnt = fsmount_fs("tmpfs", 0);
+	ASSERT_NE(-2, mnt);
+	if (mnt >= 0) {
+		ASSERT_EQ(0, move_mount(mnt, "", AT_FDCWD, MNT_DIR,
+					MOVE_MOUNT_F_EMPTY_PATH));
+		close(mnt);
+	}
+	check_starts_empty(_metadata, mnt < 0 ? -1 : 0);
+	EXPECT_EQ(before + (mnt < 0), denials("suid_mount"));
 }
 
 /* Init: every way to write into PID 1 or take its files. */
@@ -1876,7 +1943,7 @@ TEST(move_mount_initial_namespace)
 TEST(move_mount_new_mount_allowed)
 {
 	const char *dir = "/tmp/seclvl-move-new";
-	int mnt = fsmount_tmpfs(MOUNT_ATTR_NOSUID);
+	int mnt = fsmount_fs("tmpfs", MOUNT_ATTR_NOSUID);
 
 	ASSERT_LE(0, mnt) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, mkdir(dir, 0755));
