@@ -30,6 +30,11 @@
 
 #include <linux/bpf.h>
 
+/* MS_* are <sys/mount.h>'s; mountrules.h also names the kernel's mount flag */
+#include <sys/mount.h>
+#define MNT_NOSUID 0x01
+#include "../../security/seclvl/mountrules.h"
+
 #include "bpfraise.h"
 #include "lsmlist.h"
 #include "modsum.h"
@@ -1106,7 +1111,18 @@ static struct {
 	int found;
 	char denied[PATH_MAX];	/* the first path we may not read */
 	const struct conf *conf;	/* --config's, or NULL */
+	const struct state *st;		/* the policy checked against */
+	int level;			/* the level checked */
 } chk;
+
+/* Whether restriction @name applies at @level under @st's policy. */
+static bool applies(const struct state *st, const char *name, int level)
+{
+	int i = find_rule(st, name);
+
+	return i >= 0 && strcmp(st->rules[i].level, "off") &&
+	       atoi(st->rules[i].level) <= level;
+}
 
 static void found(const struct detector *d, const char *what,
 		  const char *fmt, ...)
@@ -1564,6 +1580,9 @@ static void fstab_suid(const struct detector *d)
 		    has_opt(opts, "bind") || has_opt(opts, "rbind") ||
 		    has_opt(opts, "nosuid") || (user && !has_opt(opts, "suid")))
 			continue;
+		if (seclvl_fs_starts_empty(m->mnt_type) &&
+		    applies(chk.st, "setid_bits", chk.level))
+			continue;
 		found(d, d->what, "%s (%s, %s)", m->mnt_dir, m->mnt_fsname, later);
 	}
 	if (f)
@@ -1676,15 +1695,6 @@ static const struct detector detectors[] = {
 	{ }
 };
 
-/* Whether restriction @name applies at @level under @st's policy. */
-static bool applies(const struct state *st, const char *name, int level)
-{
-	int i = find_rule(st, name);
-
-	return i >= 0 && strcmp(st->rules[i].level, "off") &&
-	       atoi(st->rules[i].level) <= level;
-}
-
 /* seclvlctl check [LEVEL] [--config FILE] [--json]: usage errors first. */
 static int cmd_check(int argc, char **argv)
 {
@@ -1734,6 +1744,8 @@ static int cmd_check(int argc, char **argv)
 	if (arg)
 		level = atoi(arg);
 
+	chk.st = &st;
+	chk.level = level;
 	/* A file that stays at 0 or -1 (seclvl.service runs check first). */
 	if (chk.json)
 		printf("{\"level\": %d, \"findings\": [", level);

@@ -18,11 +18,13 @@ check_fixtures() {
 	mkdir -p $CF/bin $CF/mnt $UNITS/multi-user.target.wants $UNITS/seclvl-dyn.service.d
 	[ -e /etc/fstab ] && mv /etc/fstab $CF/fstab.saved
 	# modules: minix is a module of the test kernel, not loaded;
-	# suid_mount: noauto without nosuid.  The others count for neither.
+	# suid_mount: noauto without nosuid, but a tmpfs only without
+	# setid_bits.  The others count for neither.
 	printf '%s\n' '# seclvlctl check' \
 		'/dev/vdb /mnt/spare ext4 noauto 0 0' \
 		'/dev/vdb /mnt/old minix defaults 0 0' \
 		'/dev/vdb /mnt/safe ext4 noauto,nosuid 0 0' \
+		'tmpfs /mnt/tmp tmpfs noauto 0 0' \
 		'/dev/vdc none swap sw 0 0' \
 		'proc /proc proc defaults 0 0' > /etc/fstab
 	# setuid: an enabled unit with User=, one with User=root (no finding),

@@ -148,6 +148,10 @@ out_has "^level 0 refuses nothing$"
 printf 'policy nosuch off\nlevel 1\n' > /tmp/check-bad.conf
 expect_exit 2 seclvlctl check --config /tmp/check-bad.conf
 err_has "/tmp/check-bad.conf:1: no restriction named 'nosuch'"
+# A new tmpfs needs no nosuid while setid_bits holds.
+printf 'policy setid_bits off\nlevel 1\n' > /tmp/check-nosetid.conf
+expect_exit 1 seclvlctl check --config /tmp/check-nosetid.conf
+out_has "^suid_mount  */mnt/tmp (tmpfs, noauto): a mount after the raise is refused: it has no nosuid$"
 # modules: a module whose image is listed may load after the raise.  This
 # guest has no /lib/modules: one whose minix module is a test module.
 d=/lib/modules/$(uname -r)
