@@ -1695,6 +1695,40 @@ static const struct detector detectors[] = {
 	{ }
 };
 
+/* The policy a boot starts from (restrictions.h, shared with the kernel). */
+enum {
+#define SECLVL_RESTRICTION(id, ...) SECLVL_##id,
+#include "../../security/seclvl/restrictions.h"
+#undef SECLVL_RESTRICTION
+	SECLVL_NR_RESTRICTIONS
+};
+
+#define SECLVL_OFF 255
+static const struct {
+	const char *name;
+	unsigned char level;
+} default_policy[SECLVL_NR_RESTRICTIONS] = {
+#define SECLVL_RESTRICTION(id, name, level) \
+	[SECLVL_##id] = { name, level },
+#include "../../security/seclvl/restrictions.h"
+#undef SECLVL_RESTRICTION
+};
+
+static void set_default_policy(struct state *st)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < SECLVL_NR_RESTRICTIONS; i++) {
+		r = find_rule(st, default_policy[i].name);
+		if (r < 0)
+			continue;
+		snprintf(st->rules[r].level, sizeof(st->rules[r].level),
+			 default_policy[i].level == SECLVL_OFF ? "off" : "%d",
+			 default_policy[i].level);
+	}
+}
+
 /* seclvlctl check [LEVEL] [--config FILE] [--json]: usage errors first. */
 static int cmd_check(int argc, char **argv)
 {
@@ -1735,6 +1769,8 @@ static int cmd_check(int argc, char **argv)
 		ret = read_conf(&st, path, &c);
 		if (ret)
 			return ret;
+		/* At boot, FILE's policy is applied over the defaults. */
+		set_default_policy(&st);
 		for (i = 0; i < c.nr_policy; i++)
 			snprintf(st.rules[find_rule(&st, c.policy[i].name)].level,
 				 sizeof(st.rules[0].level), "%s", c.policy[i].value);

@@ -148,6 +148,15 @@ out_has "^level 0 refuses nothing$"
 printf 'policy nosuch off\nlevel 1\n' > /tmp/check-bad.conf
 expect_exit 2 seclvlctl check --config /tmp/check-bad.conf
 err_has "/tmp/check-bad.conf:1: no restriction named 'nosuch'"
+# A boot applies the file over the default policy, not over the kernel's now.
+check "set setuid off in the kernel's policy" sh -c "echo 'setuid off' > $SECLVL/policy"
+printf 'level 2\n' > /tmp/check-strict.conf
+expect_exit 1 seclvlctl check --config /tmp/check-strict.conf
+out_has "^setuid  *seclvl-check.service (enabled): starting it changes user IDs (User=nobody)$"
+expect_exit 1 seclvlctl check 2
+check "  where check without the file uses the kernel's policy" sh -c \
+	'! grep -q "^setuid" /tmp/ctl.out'
+check "set setuid back to 1" sh -c "echo 'setuid 1' > $SECLVL/policy"
 # A new tmpfs needs no nosuid while setid_bits holds.
 printf 'policy setid_bits off\nlevel 1\n' > /tmp/check-nosetid.conf
 expect_exit 1 seclvlctl check --config /tmp/check-nosetid.conf
