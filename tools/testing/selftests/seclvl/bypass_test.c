@@ -304,6 +304,8 @@ TEST(setid_fchmodat2)
 	const char *path = PREP_DIR "/fchmodat2";
 	long before;
 
+	if (kernel_before(6, 6))
+		SKIP(return, "no fchmodat2() before 6.6");
 	umask(0);
 	make_file(_metadata, path, 0755);
 	before = denials("setid_bits");
@@ -1158,7 +1160,7 @@ TEST(loop_backing_disk)
 	ASSERT_LE(0, loop);
 	ASSERT_EQ(0, ioctl(loop, LOOP_SET_FD, disk)) TH_LOG("%s", strerror(errno));
 	r = bdev_refusers(true);
-	fd = open(SPARE_DISK, O_RDWR | O_CLOEXEC);
+	fd = open_bdev(SPARE_DISK, O_RDWR | O_CLOEXEC);
 	EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
 	if (fd >= 0) {
 		write_back(_metadata, fd, 0);
@@ -1198,6 +1200,8 @@ TEST(discard_io_uring)
 	off_t range[3];
 	int ret;
 
+	if (kernel_before(6, 12))
+		SKIP(return, "block devices take no io_uring commands before 6.12");
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
 	range[0] = fd;
 	range[2] = 4096;
@@ -1318,14 +1322,14 @@ static int run(const char *cmd)
 TEST(exclusive_open_unused_disk)
 {
 	struct refusers r = bdev_refusers(false);
-	int fd = open(SPARE_DISK, O_RDWR | O_EXCL | O_CLOEXEC), other;
+	int fd = open_bdev(SPARE_DISK, O_RDWR | O_EXCL | O_CLOEXEC), other;
 
 	EXPECT_REFUSED_BY(r, fd < 0 ? -1 : 0, EPERM);
 	if (fd < 0)
 		return;
 	write_back(_metadata, fd, 4096);
 	r = bdev_refusers(true);
-	other = open(SPARE_DISK, O_RDWR | O_CLOEXEC);
+	other = open_bdev(SPARE_DISK, O_RDWR | O_CLOEXEC);
 	EXPECT_REFUSED_BY(r, other < 0 ? -1 : 0, EPERM);
 	if (other >= 0)
 		close(other);
@@ -1380,7 +1384,7 @@ static void check_loop_over(struct __test_metadata *const _metadata,
 	struct refusers r = bdev_refusers(in_use);
 	char block[4096], now[4096];
 	const off_t off = 16 << 20;
-	int fd = open(dev, O_RDWR | O_CLOEXEC), loop;
+	int fd = open_bdev(dev, O_RDWR | O_CLOEXEC), loop;
 
 	EXPECT_REFUSED_BY(r, opened(fd < 0 ? -1 : dup(fd)), EPERM);
 	if (fd < 0)
@@ -1417,7 +1421,7 @@ TEST(blockdev_mmap_after_mount)
 	const char *dir = MNT_DIR;
 	struct refusers r;
 	void *p;
-	int fd = open("/dev/loop1", O_RDWR | O_CLOEXEC);
+	int fd = open_bdev("/dev/loop1", O_RDWR | O_CLOEXEC);
 
 	if (refused("blockdev_write")) {
 		EXPECT_EQ(-1, fd);
@@ -2494,6 +2498,8 @@ TEST(bpf_netfilter_host_hook)
 {
 	long before = denials("net_admin");
 
+	if (kernel_before(6, 4))
+		SKIP(return, "no netfilter BPF programs before 6.4");
 	check_bpf_link(_metadata, bpf_link(BPF_PROG_TYPE_NETFILTER,
 					   BPF_NETFILTER, 1, 0, true),
 		       refused("net_admin"), before);

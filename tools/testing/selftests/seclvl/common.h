@@ -37,6 +37,7 @@
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -592,6 +593,51 @@ static inline struct refusers bdev_refusers(bool in_use)
 {
 	return in_use ? REFUSERS("blockdev_write", "mounted_blockdev_write") :
 			REFUSERS("blockdev_write");
+}
+
+/*
+ * Whether the BPF backend judges a block device's write-open at its first
+ * write instead: without file_post_open (before 6.8) it has no pin of
+ * that program (the restriction is partial; see seclvlctl).
+ */
+static inline bool bdev_open_deferred(void)
+{
+	static int deferred = -1;
+	int err = errno;
+
+	if (deferred < 0)
+		deferred = bpf_backend() &&
+			   access(BPF_DIR "/seclvl_file_post_open-lsm", F_OK);
+	errno = err;
+	return deferred;
+}
+
+/*
+ * open(2) of a block device, refused as a write-open is: where the refusal
+ * comes at the first write, that write (of nothing) is made here.
+ */
+static inline int open_bdev(const char *path, int flags)
+{
+	int fd = open(path, flags), err;
+
+	if (fd < 0 || (flags & O_ACCMODE) == O_RDONLY || !bdev_open_deferred() ||
+	    pwrite(fd, "", 0, 0) == 0)
+		return fd;
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+/* Whether the running kernel is older than @major.@minor. */
+static inline bool kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
 }
 
 /* Result of a call that returns a file descriptor, as 0 or -1. */

@@ -535,7 +535,7 @@ static void check_bdev_open(struct __test_metadata *const _metadata,
 	struct refusers r = bdev_refusers(in_use);
 	long before_any = denials("mounted_blockdev_write");
 
-	EXPECT_REFUSED_BY(r, opened(open(dev, O_WRONLY | O_CLOEXEC)), EPERM);
+	EXPECT_REFUSED_BY(r, opened(open_bdev(dev, O_WRONLY | O_CLOEXEC)), EPERM);
 	if (!in_use)
 		EXPECT_EQ(before_any, denials("mounted_blockdev_write"));
 }
@@ -578,7 +578,7 @@ TEST(blockdev_write_unused)
 	ASSERT_EQ(sizeof(old), pread(bfd, old, sizeof(old), 0));
 	memset(new, old[0] + 1, sizeof(new));
 
-	fd = open("/dev/loop0", O_WRONLY | O_CLOEXEC);
+	fd = open_bdev("/dev/loop0", O_WRONLY | O_CLOEXEC);
 	if (refused("blockdev_write")) {
 		EXPECT_EQ(-1, fd);
 		EXPECT_EQ(EPERM, errno);
@@ -605,7 +605,7 @@ TEST(blockdev_mounted_after_open)
 	ssize_t ret;
 	int fd, err;
 
-	fd = open("/dev/loop1", O_RDWR | O_CLOEXEC);
+	fd = open_bdev("/dev/loop1", O_RDWR | O_CLOEXEC);
 	if (refused("blockdev_write")) {
 		EXPECT_EQ(-1, fd);
 		EXPECT_EQ(EPERM, errno);
