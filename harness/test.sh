@@ -30,6 +30,9 @@ scenarios=(
 	"stock1-deb13||stock:deb13"
 	"stock2-deb13||stock:deb13"
 	"stock-modules-deb13||stock:deb13"
+	"stock1-6.1||stock:6.1"
+	"stock2-6.1||stock:6.1"
+	"stock-modules-6.1||stock:6.1"
 	"stock1-7.3||stock:7.3"
 	"stock2-7.3||stock:7.3"
 	"stock-modules-7.3||stock:7.3"
@@ -43,19 +46,10 @@ scenarios=(
 	"debian-bpf-2||debian"
 	"debian-bpf-strict||debian"
 )
-# Run only when SECLVL_SCENARIOS names them: on Debian 12's 6.1 the
-# backend loads (partial: see the admin guide), but some selftests still
-# assume what 6.12 has (fchmodat2, io_uring discard, netfilter links, the
-# refusal of a disk's write-open at the open).
-opt_in=(
-	"stock1-6.1||stock:6.1"
-	"stock2-6.1||stock:6.1"
-	"stock-modules-6.1||stock:6.1"
-)
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
 	picked=()
-	for s in "${scenarios[@]}" "${opt_in[@]}"; do
+	for s in "${scenarios[@]}"; do
 		for o in "${only[@]}"; do [ "${s%%|*}" = "$o" ] && picked+=("$s"); done
 	done
 	scenarios=("${picked[@]}")
