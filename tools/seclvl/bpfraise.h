@@ -11,6 +11,9 @@
 
 #include <linux/bpf.h>
 
+/* Why the last load failed, while nothing is loaded: seclvl-bpf writes it. */
+#define BPF_FAILED_FILE "/run/seclvl-bpf.failed"
+
 const char *bpfraise_kind(enum bpf_attach_type type);
 int bpfraise_attach_hooks(const char *dir, char *what, size_t size);
 int bpfraise_raise(const char *dir, int level);

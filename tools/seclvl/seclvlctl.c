@@ -102,11 +102,34 @@ static void error(const char *fmt, ...)
 }
 
 /* Explain why seclvl's files are missing; returns EXIT_UNAVAILABLE. */
+/* Why the BPF backend's last load failed, or "" if it did not. */
+static void bpf_failure(char *buf, size_t size)
+{
+	FILE *f = fopen(BPF_FAILED_FILE, "re");
+
+	buf[0] = '\0';
+	if (f && !fgets(buf, size, f))
+		buf[0] = '\0';
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * No backend: nothing is enforced, whatever /etc/seclvl.conf says.  The
+ * first line, on standard output, is what a monitor or a glance looks for.
+ */
 static int unavailable(void)
 {
-	char lsm[512] = "";
-	FILE *f = fopen(LSM_FILE, "re");
+	char lsm[512] = "", failed[256];
+	FILE *f;
 
+	printf("NOT ENFORCING: no secure level is in force on this boot\n");
+	fflush(stdout);
+	bpf_failure(failed, sizeof(failed));
+	if (failed[0])
+		error("the BPF backend did not load: %s", failed);
+	f = fopen(LSM_FILE, "re");
 	if (f) {
 		if (!fgets(lsm, sizeof(lsm), f))
 			lsm[0] = '\0';
@@ -257,7 +280,7 @@ static void show_json(const struct state *st)
 	const char *missing;
 	int i;
 
-	printf("{\"level\": %d, \"name\": ", st->level);
+	printf("{\"enforcing\": true, \"level\": %d, \"name\": ", st->level);
 	json_string(level_name(st->level));
 	printf(", \"backend\": \"%s\"", st->bpf ? "bpf" : "lsm");
 	printf(", \"restrictions\": [");
@@ -286,6 +309,25 @@ static void show_json(const struct state *st)
 		printf("null");
 	printf(", \"escape_readable\": %s}\n",
 	       st->escape_readable ? "true" : "false");
+}
+
+static bool backend_loaded(void)
+{
+	return !access(SECLVL_DIR, F_OK) || !access(BPF_DIR "/level", F_OK);
+}
+
+static int show_json_unavailable(void)
+{
+	char failed[256];
+
+	bpf_failure(failed, sizeof(failed));
+	printf("{\"enforcing\": false, \"level\": null, \"bpf_load_error\": ");
+	if (failed[0])
+		json_string(failed);
+	else
+		printf("null");
+	printf("}\n");
+	return EXIT_UNAVAILABLE;
 }
 
 static int not_root(const char *what)
@@ -1933,6 +1975,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "grub-lsm"))
 		return cmd_grub_lsm(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "--json") && !backend_loaded())
+		return show_json_unavailable();
 	ret = load_state(&st);
 	if (ret)
 		return ret;

@@ -10,7 +10,7 @@ out_has "escape: none"
 check "  and lists all 16 restrictions" \
 	[ "$(grep -cE '^[a-z_]+ +(1|2|off) +(yes|no) +[0-9]+$' /tmp/ctl.out)" = 16 ]
 expect_exit 0 seclvlctl --json
-out_has '^{"level": 0, "name": "insecure", "backend": "lsm", "restrictions": \[{"name": "ptrace_init", "level": 1, "active": false, "denials": 0}'
+out_has '^{"enforcing": true, "level": 0, "name": "insecure", "backend": "lsm", "restrictions": \[{"name": "ptrace_init", "level": 1, "active": false, "denials": 0}'
 out_has '{"name": "lockdown_confidentiality", "level": null, "active": false, "denials": 0}\], "escape": null, "escape_readable": true}$'
 expect_exit 0 seclvlctl --help
 out_has "usage: seclvlctl"

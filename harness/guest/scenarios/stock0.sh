@@ -24,8 +24,14 @@ printf 'policy nosuch 1\nlevel 1\n' > /tmp/bad.conf
 expect_exit 2 seclvl-bpf load --config /tmp/bad.conf
 err_has "no restriction named 'nosuch'"
 check "  and nothing was loaded" test ! -e /sys/fs/bpf/seclvl
+check "  which it says: NOT ENFORCING, and why" sh -c \
+	'grep -q "^seclvl-bpf: NOT ENFORCING" /tmp/ctl.err &&
+	 grep -q "no restriction named .nosuch." /run/seclvl-bpf.failed'
 printf '# test\npolicy setuid off\npolicy umount 1\nlevel 1\n' > /tmp/seclvl.conf
 expect_exit 0 seclvl-bpf load --config /tmp/seclvl.conf
+check "  and a load that works removes the reason" test ! -e /run/seclvl-bpf.failed
+expect_exit 2 seclvl-bpf load --config /tmp/bad.conf
+check "  a bad load while one is loaded is no alarm" test ! -e /run/seclvl-bpf.failed
 check "the policy rows were taken" sh -c "grep -qx 'setuid off 0' $POLICY_FILE &&
 	grep -qx 'umount 1 0' $POLICY_FILE && grep -qx 'rawio 1 0' $POLICY_FILE"
 expect_exit 0 seclvlctl apply /tmp/seclvl.conf

@@ -8,6 +8,17 @@ err_has "bpf is not an active LSM"
 err_has "lsm=lockdown,landlock,yama,apparmor,bpf"
 err_has "seclvlctl grub-lsm writes it for GRUB"
 check "  and left nothing pinned" test ! -e /sys/fs/bpf/seclvl
+err_has "NOT ENFORCING: no secure level is in force on this boot"
+check "  and said so in the kernel log at alert priority" sh -c \
+	'dmesg -r | grep -q "^<9>.*seclvl-bpf: NOT ENFORCING: the load failed: bpf is not an active LSM"'
+check "  and wrote why for seclvlctl" grep -q "^bpf is not an active LSM" /run/seclvl-bpf.failed
+expect_exit 3 seclvlctl
+out_has "^NOT ENFORCING: no secure level is in force on this boot$"
+err_has "the BPF backend did not load: bpf is not an active LSM"
+expect_exit 3 seclvlctl --json
+out_has '^{"enforcing": false, "level": null, "bpf_load_error": "bpf is not an active LSM (/sys/kernel/security/lsm lists '
+expect_exit 3 seclvlctl apply
+out_has "^NOT ENFORCING"
 expect_exit 3 seclvl-bpf status
 out_has "not loaded"
 # Bad usage is refused before anything is checked or loaded.

@@ -68,6 +68,7 @@ static const struct seclvl_rule rules[SECLVL_NR_RESTRICTIONS] = {
 };
 
 static bool verbose;
+static char last_error[256];	/* for the alert of a failed load */
 
 static void error(const char *fmt, ...)
 {
@@ -78,6 +79,9 @@ static void error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
 }
 
 /* libbpf's own messages: its warnings say why a load failed. */
@@ -622,6 +626,26 @@ static void log_kernel(const char *fmt, ...)
 	close(fd);
 }
 
+/*
+ * A load that failed leaves the machine without secure levels: say so at
+ * alert priority in the kernel log, and in BPF_FAILED_FILE for seclvlctl.
+ */
+static void not_enforcing(void)
+{
+	FILE *f;
+
+	log_kernel("<1>seclvl-bpf: NOT ENFORCING: the load failed: %s\n",
+		   last_error);
+	fprintf(stderr, "seclvl-bpf: NOT ENFORCING: %s\n",
+		"no secure level is in force on this boot");
+	f = fopen(BPF_FAILED_FILE, "we");
+	if (!f)
+		return;
+	fprintf(f, "%s\n", last_error);
+	if (fclose(f))
+		error("writing %s: %s", BPF_FAILED_FILE, strerror(errno));
+}
+
 static void log_load(int level)
 {
 	log_kernel("seclvl-bpf: loaded at level %d (pid %d)\n", level, getpid());
@@ -880,6 +904,7 @@ static int cmd_load(int argc, char **argv)
 		goto out;
 	}
 	log_load(level);
+	unlink(BPF_FAILED_FILE);
 	printf("seclvl-bpf: loaded, level %d\n", level);
 out:
 	if (ret)
@@ -1165,8 +1190,13 @@ int main(int argc, char **argv)
 		i++;
 	}
 	libbpf_set_print(libbpf_print);
-	if (i < argc && !strcmp(argv[i], "load"))
-		return cmd_load(argc - i - 1, argv + i + 1);
+	if (i < argc && !strcmp(argv[i], "load")) {
+		int ret = cmd_load(argc - i - 1, argv + i + 1);
+
+		if (ret && access(SECLVL_PIN_DIR, F_OK))
+			not_enforcing();
+		return ret;
+	}
 	if (i + 2 == argc && !strcmp(argv[i], "raise"))
 		return cmd_raise(argv[i + 1]);
 	if (i + 1 == argc && !strcmp(argv[i], "status"))
