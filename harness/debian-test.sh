@@ -255,6 +255,9 @@ done
 check "  and the set-uid file is there exactly when dpkg was allowed" \
 	grep -qx "INFO setuid-file-mode $([ "$(promise dpkg_setuid_file)" = works ] && echo 4755 || echo absent)" \
 	"$out/checks.out"
+[ "$level" -gt 0 ] &&
+	check "the admin guide's journalctl -k | grep seclvl finds the refusals" \
+		grep -q '^INFO journal-refusals [1-9]' "$out/checks.out"
 # in_journal PATTERN [COUNT [BOOT]]: the command for batch that the kernel
 # log of this boot (of all boots with BOOT=all) has it, COUNT times;
 # seclvl-bpf log writes it there a moment after the fact.
