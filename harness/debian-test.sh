@@ -205,6 +205,9 @@ if [ "$profile" = strict ]; then
 		grep -qE 'seclvl(-bpf)?: denied setuid at level [0-9]: (setres[ug]id\(\)|CAP_SETUID) \(pid [0-9]+ comm sshd' "$out/journal.txt"
 	check "udev broadcast its events (net_admin stays on)" \
 		bash -c "! grep -q 'Failed to broadcast event' '$out/journal.txt'"
+	check "  and forced its socket buffers with no refusal logged" \
+		bash -c "! grep -q 'denied net_admin .*comm systemd-udevd' '$out/journal.txt'"
+	echo "# net_admin refusals: $(grep -c 'denied net_admin' "$out/journal.txt")" >&3
 	echo "# units failed: $(grep -c 'Failed with result' "$out/journal.txt")" >&3
 	echo "# shutdown: $(grep -c 'Failed unmounting' "$out/console.log") 'Failed unmounting' lines" >&3
 	finish

@@ -68,47 +68,60 @@
 
 #ifdef CONFIG_SECURITY_NETWORK
 /*
+ * Two uses of CAP_NET_ADMIN change nothing in the kernel's configuration.
  * Netlink lets a socket send to other sockets (a process's, or a multicast
- * group: udev telling libudev listeners of a device) only with
- * CAP_NET_ADMIN (netlink_allowed()), though nothing in the kernel's
- * configuration changes; a message to the kernel needs no capability there
- * and is judged by its handler.  socket_sendmsg marks such a send, and the
- * first capability check after it is netlink's: it finds and clears the
- * mark.  A send that fails before that check leaves the mark, so it counts
- * only within a send system call, whose next message marks afresh.
+ * group: udev telling libudev listeners of a device) only with it
+ * (netlink_allowed()); a message to the kernel needs no capability there
+ * and is judged by its handler.  And SO_SNDBUFFORCE and SO_RCVBUFFORCE
+ * (udevd, journald, systemd) size the caller's own socket past the
+ * sysctl's limit.  socket_sendmsg and socket_setsockopt mark such a call,
+ * and the first capability check after it is its own: it finds and clears
+ * the mark.  A call that fails before that check leaves the mark, so it
+ * counts only within a send or setsockopt system call, each of which marks
+ * afresh.
  */
 static int hook_socket_sendmsg(struct socket *sock, struct msghdr *msg,
 			       int size)
 {
 	struct sockaddr_nl *addr = msg->msg_name;
-	struct seclvl_task *t;
 
 	/* Nothing reads the mark at level 0 or below, and each send resets it. */
 	if (seclvl_current() <= 0)
 		return 0;
-	t = seclvl_task(current);
-	t->netlink_ipc = sock->sk && sock->sk->sk_family == AF_NETLINK &&
-			 addr && msg->msg_namelen >= sizeof(*addr) &&
-			 addr->nl_family == AF_NETLINK &&
-			 (addr->nl_pid || addr->nl_groups);
+	seclvl_task(current)->net_admin_noop =
+		sock->sk && sock->sk->sk_family == AF_NETLINK && addr &&
+		msg->msg_namelen >= sizeof(*addr) &&
+		addr->nl_family == AF_NETLINK &&
+		(addr->nl_pid || addr->nl_groups);
 	return 0;
 }
 
-static bool seclvl_netlink_ipc(void)
+static int hook_socket_setsockopt(struct socket *sock, int level, int optname)
+{
+	if (seclvl_current() <= 0)
+		return 0;
+	seclvl_task(current)->net_admin_noop =
+		level == SOL_SOCKET &&
+		(optname == SO_SNDBUFFORCE || optname == SO_RCVBUFFORCE);
+	return 0;
+}
+
+static bool seclvl_net_admin_noop(void)
 {
 	struct seclvl_task *t = seclvl_task(current);
 	long nr;
 
-	if (!t->netlink_ipc)
+	if (!t->net_admin_noop)
 		return false;
-	t->netlink_ipc = false;
+	t->net_admin_noop = false;
 	if (in_compat_syscall())
 		return false;
 	nr = syscall_get_nr(current, task_pt_regs(current));
-	return nr == __NR_sendmsg || nr == __NR_sendto || nr == __NR_sendmmsg;
+	return nr == __NR_sendmsg || nr == __NR_sendto ||
+	       nr == __NR_sendmmsg || nr == __NR_setsockopt;
 }
 #else
-static bool seclvl_netlink_ipc(void)
+static bool seclvl_net_admin_noop(void)
 {
 	return false;
 }
@@ -192,7 +205,7 @@ static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 		name = "CAP_SYS_RAWIO";
 		break;
 	case CAP_NET_ADMIN:
-		if (seclvl_netlink_ipc() || seclvl_in_bpf())
+		if (seclvl_net_admin_noop() || seclvl_in_bpf())
 			return 0;
 		r = SECLVL_NET_ADMIN;
 		name = "CAP_NET_ADMIN";
@@ -1605,6 +1618,7 @@ static struct security_hook_list seclvl_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(capable, hook_capable),
 #ifdef CONFIG_SECURITY_NETWORK
 	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
+	LSM_HOOK_INIT(socket_setsockopt, hook_socket_setsockopt),
 #endif
 #ifdef CONFIG_BPF_SYSCALL
 	LSM_HOOK_INIT(bpf, hook_bpf),

@@ -83,12 +83,13 @@ struct seclvl_cred {
 
 /**
  * struct seclvl_task - seclvl's part of a task
- * @netlink_ipc: the task is sending a netlink message to other sockets,
- *               which netlink lets only CAP_NET_ADMIN do; cleared by the
- *               first capability check that reads it
+ * @net_admin_noop: the task's next CAP_NET_ADMIN check configures nothing
+ *                  of the host: a netlink message to other sockets, or a
+ *                  socket buffer forced past its limit; cleared by the
+ *                  first capability check that reads it
  */
 struct seclvl_task {
-	bool netlink_ipc;
+	bool net_admin_noop;
 };
 
 extern int seclvl_level;

@@ -43,10 +43,14 @@
 #define PF_KTHREAD 0x00200000
 #define FS_REQUIRES_DEV 1
 #define AF_NETLINK 16
+#define SOL_SOCKET 1
+#define SO_SNDBUFFORCE 32
+#define SO_RCVBUFFORCE 33
 #define TS_COMPAT 0x0002
-/* x86_64's numbers of the send system calls and of delete_module. */
+/* x86_64's numbers of the send system calls, setsockopt and delete_module. */
 #define NR_sendto 44
 #define NR_sendmsg 46
+#define NR_setsockopt 54
 #define NR_sendmmsg 307
 #define NR_delete_module 176
 #define NR_bpf 321

@@ -47,8 +47,8 @@ struct {
 } seclvl_denials SEC(".maps");
 
 /*
- * Set while a task sends a netlink message to other sockets, until the
- * capability check it leads to: see seclvl_socket_sendmsg.
+ * Set while a task makes a call whose CAP_NET_ADMIN check configures
+ * nothing, until that check: see seclvl_socket_sendmsg.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -242,20 +242,31 @@ static __always_inline bool seclvl_current_init_ns(void)
 }
 
 /*
- * As the LSM's hook_socket_sendmsg(): netlink asks for CAP_NET_ADMIN to let
- * a socket send to other sockets (udev's broadcast to libudev listeners),
- * which configures nothing.  The mark is read and cleared by the next
- * capability check, netlink's own, and counts only in a send system call.
+ * As the LSM's hook_socket_sendmsg() and hook_socket_setsockopt(): netlink
+ * asks for CAP_NET_ADMIN to let a socket send to other sockets (udev's
+ * broadcast to libudev listeners), and SO_SNDBUFFORCE and SO_RCVBUFFORCE
+ * to size the caller's own socket, which configure nothing.  The mark is
+ * read and cleared by the next capability check, the call's own, and
+ * counts only in a send or setsockopt system call.
  */
+static __always_inline void seclvl_mark_net_admin_noop(bool noop)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	int *mark;
+
+	mark = bpf_task_storage_get(&seclvl_netlink_ipc, task, 0,
+				    noop ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (mark)
+		*mark = noop;
+}
+
 SEC("lsm/socket_sendmsg")
 int BPF_PROG(seclvl_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	     int size)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	struct sockaddr_nl addr = {};
 	struct sock *sk = sock->sk;
 	bool ipc = false;
-	int *mark;
 
 	/* Marks are made only above level 0, which the level never leaves. */
 	if (seclvl_level() <= 0)
@@ -265,14 +276,23 @@ int BPF_PROG(seclvl_socket_sendmsg, struct socket *sock, struct msghdr *msg,
 	    !bpf_probe_read_kernel(&addr, sizeof(addr), msg->msg_name))
 		ipc = addr.nl_family == AF_NETLINK &&
 		      (addr.nl_pid || addr.nl_groups);
-	mark = bpf_task_storage_get(&seclvl_netlink_ipc, task, 0,
-				    ipc ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	if (mark)
-		*mark = ipc;
+	seclvl_mark_net_admin_noop(ipc);
 	return 0;
 }
 
-static __always_inline bool seclvl_take_netlink_ipc(void)
+SEC("lsm/socket_setsockopt")
+int BPF_PROG(seclvl_socket_setsockopt, struct socket *sock, int level,
+	     int optname)
+{
+	if (seclvl_level() <= 0)
+		return 0;
+	seclvl_mark_net_admin_noop(level == SOL_SOCKET &&
+				   (optname == SO_SNDBUFFORCE ||
+				    optname == SO_RCVBUFFORCE));
+	return 0;
+}
+
+static __always_inline bool seclvl_take_net_admin_noop(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	int *mark = bpf_task_storage_get(&seclvl_netlink_ipc, task, 0, 0);
@@ -286,7 +306,8 @@ static __always_inline bool seclvl_take_netlink_ipc(void)
 		return false;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	nr = BPF_CORE_READ(regs, orig_ax);
-	return nr == NR_sendmsg || nr == NR_sendto || nr == NR_sendmmsg;
+	return nr == NR_sendmsg || nr == NR_sendto || nr == NR_sendmmsg ||
+	       nr == NR_setsockopt;
 }
 
 /*
@@ -351,7 +372,7 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	case CAP_SYS_RAWIO:
 		return seclvl_check(SECLVL_RAWIO, level);
 	case CAP_NET_ADMIN:
-		if (seclvl_take_netlink_ipc() || seclvl_in_bpf())
+		if (seclvl_take_net_admin_noop() || seclvl_in_bpf())
 			return 0;
 		return seclvl_check(SECLVL_NET_ADMIN, level);
 	case CAP_SETUID:

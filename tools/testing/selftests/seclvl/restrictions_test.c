@@ -378,6 +378,47 @@ TEST(net_admin_netlink_failed_send)
 	close(fd);
 }
 
+/*
+ * Forcing a socket's buffer past net.core.rmem_max sizes the caller's own
+ * socket: udevd and journald do it, and nothing is refused or counted.
+ */
+TEST(net_admin_buffer_force_allowed)
+{
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int size = 8 << 20, got;
+	socklen_t len = sizeof(got);
+	long before = denials("net_admin");
+
+	ASSERT_LE(0, sock);
+	EXPECT_EQ(0, setsockopt(sock, SOL_SOCKET, SO_RCVBUFFORCE, &size,
+				sizeof(size)));
+	EXPECT_EQ(0, setsockopt(sock, SOL_SOCKET, SO_SNDBUFFORCE, &size,
+				sizeof(size)));
+	EXPECT_EQ(0, getsockopt(sock, SOL_SOCKET, SO_RCVBUF, &got, &len));
+	EXPECT_EQ(2 * size, got);
+	EXPECT_EQ(before, denials("net_admin"));
+	close(sock);
+}
+
+/* One that fails before its capability check leaves nothing to the next call. */
+TEST(net_admin_buffer_force_failed)
+{
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	char size = 1;
+	long before;
+	int mtu;
+
+	ASSERT_LE(0, sock);
+	mtu = lo_mtu(sock, 0);
+	ASSERT_LT(1000, mtu);
+	EXPECT_EQ(-1, setsockopt(sock, SOL_SOCKET, SO_RCVBUFFORCE, &size,
+				 sizeof(size)));
+	EXPECT_EQ(EINVAL, errno);
+	before = denials("net_admin");
+	EXPECT_OUTCOME("net_admin", lo_mtu(sock, mtu), before);
+	close(sock);
+}
+
 static int set_own_userns_mtu(const void *arg)
 {
 	int sock, mtu;
