@@ -2,14 +2,17 @@
 /*
  * The BPF backend's raise above 0, for seclvlctl and seclvl-bpf
  *
- * The loader pins each hook program as "<program>-<kind>" and attaches
- * none: at level 0 they cost nothing.  A raise above 0 attaches every one
- * and pins its link as "<program>", then reads the raise iterator of the
- * level it wants, which takes the level up only if it finds every hook
- * program attached (seclvl.bpf.c).  Concurrent raisers each try every
- * program: the kernel attaches each once (EBUSY for the others), and a
- * raiser that finds one attached waits for the link's pin, or attaches it
- * itself if its attacher died before pinning it.
+ * The loader pins each hook program as "<program>-<kind>", or as
+ * "<program>-<kind>_off" when it serves only a restriction that the loaded
+ * policy turns off, and attaches none: at level 0 they cost nothing.  A
+ * raise above 0 attaches each one that is not off and pins its link as
+ * "<program>", then reads the raise iterator of the level it wants, which
+ * takes the level up only if it finds each of them attached
+ * (seclvl.bpf.c).
+ * Concurrent raisers each try every program: the kernel attaches each
+ * once (EBUSY for the others), and a raiser that finds one attached waits
+ * for the link's pin, or attaches it itself if its attacher died before
+ * pinning it.
  *
  * Copyright (C) 2026 The seclvl authors
  */
@@ -51,20 +54,54 @@ const char *bpfraise_kind(enum bpf_attach_type type)
 	return NULL;
 }
 
-/* Whether @name is a kind of hook program; its attach type in @type. */
-static bool kind_type(const char *name, enum bpf_attach_type *type)
+/**
+ * bpfraise_hook_pin - parse the name of a hook program's pin
+ * @name: "<program>-<kind>" or "<program>-<kind>_off" (bpffs takes no dot)
+ * @type: set to the attach type of <kind>, if not NULL
+ * @off: set to whether it is "_off": a raise never attaches it
+ *
+ * Return: the length of <program>, or 0 if @name is no hook program's pin.
+ */
+size_t bpfraise_hook_pin(const char *name, enum bpf_attach_type *type,
+			 bool *off)
 {
-	size_t i;
+	const char *dash = strrchr(name, '-'), *mark;
+	size_t i, len;
 
+	if (!dash || dash == name)
+		return 0;
+	mark = strchr(dash, '_');
+	len = mark ? (size_t)(mark - dash - 1) : strlen(dash + 1);
+	*off = mark;
+	if (mark && strcmp(mark, "_off"))
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		if (!strcmp(name, kinds[i].name)) {
+		if (strlen(kinds[i].name) == len &&
+		    !strncmp(dash + 1, kinds[i].name, len)) {
 			if (type)
 				*type = kinds[i].type;
-			return true;
+			return dash - name;
 		}
 	}
-	return false;
+	return 0;
 }
+
+/*
+ * Hook programs that serve one restriction and nothing else (no other
+ * restriction, no self-protection): never attached where the policy turns
+ * it off.  One of a restriction that applies from level 2 is attached by
+ * the first raise all the same: attached later, root at level 1 could
+ * attach it first, unpinned, raise to 2 and detach it.
+ */
+const struct bpf_deferred bpf_deferred_hooks[] = {
+	{ "seclvl_settime", "time_backward" },
+	{ "seclvl_adjtimex_enter", "time_backward" },
+	{ "seclvl_adjtimex_exit", "time_backward" },
+	{ "seclvl_inode_create", "setid_bits" },
+	{ "seclvl_inode_mknod", "setid_bits" },
+};
+
+const size_t bpf_nr_deferred = ARRAY_SIZE(bpf_deferred_hooks);
 
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -134,7 +171,8 @@ static int attach_or_wait(const char *prog_path, const char *link_path,
 }
 
 /**
- * bpfraise_attach_hooks - attach every hook program pinned in @dir
+ * bpfraise_attach_hooks - attach every hook program pinned in @dir that is
+ * not off
  * @dir: the backend's pin directory
  * @what: set to the name of the program that failed
  * @size: size of @what
@@ -146,18 +184,19 @@ int bpfraise_attach_hooks(const char *dir, char *what, size_t size)
 	char prog_path[PATH_MAX], link_path[PATH_MAX];
 	struct dirent *d;
 	int err = 0, n = 0;
+	bool off;
 	DIR *dp;
 
 	dp = opendir(dir);
 	if (!dp)
 		return -errno;
 	while (!err && (d = readdir(dp))) {
-		const char *dash = strrchr(d->d_name, '-');
 		enum bpf_attach_type type;
+		size_t len = bpfraise_hook_pin(d->d_name, &type, &off);
 
-		if (!dash || dash == d->d_name || !kind_type(dash + 1, &type))
+		if (!len || off)
 			continue;
-		snprintf(what, size, "%.*s", (int)(dash - d->d_name), d->d_name);
+		snprintf(what, size, "%.*s", (int)len, d->d_name);
 		snprintf(prog_path, sizeof(prog_path), "%s/%s", dir, d->d_name);
 		snprintf(link_path, sizeof(link_path), "%s/%s", dir, what);
 		err = attach_or_wait(prog_path, link_path, type);
@@ -238,10 +277,10 @@ static __u32 prog_id_of(int fd, bool link)
 }
 
 /**
- * bpfraise_hooks_attached - how many hook programs pinned in @dir are
- * attached, as the kernel lists its links
+ * bpfraise_hooks_attached - how many hook programs pinned in @dir that are
+ * not off are attached, as the kernel lists its links
  * @dir: the backend's pin directory
- * @total: set to how many hook programs are pinned
+ * @total: set to how many of them are pinned
  *
  * Return: the number attached, or -errno.
  */
@@ -252,16 +291,16 @@ int bpfraise_hooks_attached(const char *dir, int *total)
 	union bpf_attr attr;
 	int n = 0, found = 0, i;
 	struct dirent *d;
+	bool off;
 	DIR *dp;
 
 	dp = opendir(dir);
 	if (!dp)
 		return -errno;
 	while ((d = readdir(dp)) && n < 64) {
-		const char *dash = strrchr(d->d_name, '-');
 		int fd;
 
-		if (!dash || dash == d->d_name || !kind_type(dash + 1, NULL))
+		if (!bpfraise_hook_pin(d->d_name, NULL, &off) || off)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 		fd = obj_get(path);
@@ -331,19 +370,24 @@ const size_t bpf_nr_optional = ARRAY_SIZE(bpf_optional_progs);
  */
 bool bpfraise_left_out(const char *dir, size_t i)
 {
+	const char *prog = bpf_optional_progs[i].prog;
 	char path[PATH_MAX];
-	size_t k;
+	struct dirent *d;
+	bool out = true, off;
+	DIR *dp;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, bpf_optional_progs[i].prog);
+	snprintf(path, sizeof(path), "%s/%s", dir, prog);
 	if (!access(path, F_OK))
 		return false;
-	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
-		snprintf(path, sizeof(path), "%s/%s-%s", dir,
-			 bpf_optional_progs[i].prog, kinds[k].name);
-		if (!access(path, F_OK))
-			return false;
+	dp = opendir(dir);
+	while (dp && out && (d = readdir(dp))) {
+		size_t len = bpfraise_hook_pin(d->d_name, NULL, &off);
+
+		out = !(len == strlen(prog) && !strncmp(d->d_name, prog, len));
 	}
-	return true;
+	if (dp)
+		closedir(dp);
+	return out;
 }
 
 /*

@@ -15,10 +15,21 @@
 #define BPF_FAILED_FILE "/run/seclvl-bpf.failed"
 
 const char *bpfraise_kind(enum bpf_attach_type type);
+size_t bpfraise_hook_pin(const char *name, enum bpf_attach_type *type,
+			 bool *off);
 int bpfraise_attach_hooks(const char *dir, char *what, size_t size);
 int bpfraise_raise(const char *dir, int level);
 int bpfraise_read_iter(const char *path);
 int bpfraise_hooks_attached(const char *dir, int *total);
+
+/* A hook program that serves @restriction alone (bpfraise.c). */
+struct bpf_deferred {
+	const char *prog;
+	const char *restriction;
+};
+
+extern const struct bpf_deferred bpf_deferred_hooks[];
+extern const size_t bpf_nr_deferred;
 
 /* A program a kernel may lack, and what is partial without it. */
 struct bpf_optional {

@@ -27,16 +27,23 @@ check "  and nothing was loaded" test ! -e /sys/fs/bpf/seclvl
 check "  which it says: NOT ENFORCING, and why" sh -c \
 	'grep -q "^seclvl-bpf: NOT ENFORCING" /tmp/ctl.err &&
 	 grep -q "no restriction named .nosuch." /run/seclvl-bpf.failed'
-printf '# test\npolicy setuid off\npolicy umount 1\nlevel 1\n' > /tmp/seclvl.conf
+printf '# test\npolicy setuid off\npolicy umount 1\npolicy time_backward off\nlevel 1\n' > /tmp/seclvl.conf
 expect_exit 0 seclvl-bpf load --config /tmp/seclvl.conf
 check "  and a load that works removes the reason" test ! -e /run/seclvl-bpf.failed
 expect_exit 2 seclvl-bpf load --config /tmp/bad.conf
 check "  a bad load while one is loaded is no alarm" test ! -e /run/seclvl-bpf.failed
 check "the policy rows were taken" sh -c "grep -qx 'setuid off 0' $POLICY_FILE &&
 	grep -qx 'umount 1 0' $POLICY_FILE && grep -qx 'rawio 1 0' $POLICY_FILE"
+check "  time_backward's programs, off, are pinned to stay detached" \
+	test -e /sys/fs/bpf/seclvl/seclvl_settime-lsm_off
 expect_exit 0 seclvlctl apply /tmp/seclvl.conf
 out_has "secure level 1"
 check "level is 1" level_is 1
+check "  and time_backward's programs were not attached" sh -c \
+	'[ ! -e /sys/fs/bpf/seclvl/seclvl_settime ] && [ ! -e /sys/fs/bpf/seclvl/seclvl_adjtimex_enter ]'
+expect_exit 0 seclvl-bpf status
+check "  and every other hook program is" \
+	grep -qx 'hooks: \([0-9]*\) of \1 attached' /tmp/ctl.out
 mkdir -p /tmp/m && mount -t ext4 -o nosuid /dev/vda1 /tmp/m
 check "umount of a disk, moved to level 1 by the policy, is refused at 1" fails_with_eperm umount /tmp/m
 check "  and counted" grep -qx 'umount 1 1' $POLICY_FILE

@@ -296,16 +296,36 @@ static int attach_loop_watchers(struct seclvl *skel)
 }
 
 /*
- * Each hook program's id, with its bit in the raise's check that all are
- * attached; then no syscall writes.  Returns the number of hook programs
- * or a negative errno.
+ * Whether hook program @prog serves only a restriction (bpfraise.c) that
+ * the policy loaded turns off: then no raise attaches it.
  */
-static int index_hooks(struct seclvl *skel, __u32 *hooks_id)
+static bool hook_off(const struct seclvl *skel, const struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+	size_t i;
+	int r;
+
+	for (i = 0; i < bpf_nr_deferred; i++)
+		if (!strcmp(name, bpf_deferred_hooks[i].prog))
+			break;
+	for (r = 0; i < bpf_nr_deferred && r < SECLVL_NR_RESTRICTIONS; r++)
+		if (!strcmp(rules[r].name, bpf_deferred_hooks[i].restriction))
+			return skel->rodata->seclvl_rules[r].level > SECLVL_MAX;
+	return false;
+}
+
+/*
+ * Each hook program's id, with its bit in the raise's check that those
+ * not off (in *@need) are attached; then no syscall writes.  Returns the
+ * number of hook programs or a negative errno.
+ */
+static int index_hooks(struct seclvl *skel, __u32 *hooks_id, __u64 *need)
 {
 	int fd = bpf_map__fd(skel->maps.seclvl_hooks);
 	struct bpf_program *prog;
 	__u32 n = 0;
 
+	*need = 0;
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
@@ -317,6 +337,8 @@ static int index_hooks(struct seclvl *skel, __u32 *hooks_id)
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) ||
 		    bpf_map_update_elem(fd, &info.id, &n, BPF_NOEXIST))
 			return -errno;
+		if (!hook_off(skel, prog))
+			*need |= 1ULL << n;
 		n++;
 	}
 	if (bpf_map_freeze(fd))
@@ -349,11 +371,12 @@ static int write_state(struct seclvl *skel, int level)
 	__u32 hooks_id = 0, id = 0;
 	struct stat st;
 	int ret, nr_hooks;
+	__u64 need;
 	size_t i;
 
 	if (stat(SECLVL_PIN_DIR, &st))
 		return -errno;
-	nr_hooks = index_hooks(skel, &hooks_id);
+	nr_hooks = index_hooks(skel, &hooks_id, &need);
 	if (nr_hooks < 0)
 		return nr_hooks;
 	ret = set_state(fd, SECLVL_STATE_LEVEL, level);
@@ -365,6 +388,8 @@ static int write_state(struct seclvl *skel, int level)
 		ret = set_state(fd, SECLVL_STATE_HOOKS_ID, hooks_id);
 	if (!ret)
 		ret = set_state(fd, SECLVL_STATE_NR_HOOKS, nr_hooks);
+	if (!ret)
+		ret = set_state(fd, SECLVL_STATE_HOOKS_NEEDED, need);
 	for (i = 0; !ret && i < ARRAY_SIZE(ids); i++) {
 		ret = map_id(bpf_map__fd(ids[i].map), &id);
 		if (!ret)
@@ -428,7 +453,8 @@ static int attach_iter(struct bpf_program *prog, struct bpf_map *map,
 }
 
 /*
- * Pin each hook program as "<name>-<kind>" for the raise to attach
+ * Pin each hook program as "<name>-<kind>", with "_off" after it if it
+ * serves only a restriction that is off, for the raise to attach or not
  * (bpfraise.c).  With @trial, first check that it attaches, and detach it
  * again: a load at level 0 then fails, rather than the raise to come.
  */
@@ -451,8 +477,9 @@ static int pin_hooks(struct seclvl *skel, bool trial)
 			return ret;
 		}
 		bpf_link__destroy(link);
-		snprintf(path, sizeof(path), "%s/%s-%s", SECLVL_PIN_DIR, name,
-			 bpfraise_kind(bpf_program__expected_attach_type(prog)));
+		snprintf(path, sizeof(path), "%s/%s-%s%s", SECLVL_PIN_DIR, name,
+			 bpfraise_kind(bpf_program__expected_attach_type(prog)),
+			 hook_off(skel, prog) ? "_off" : "");
 		ret = bpf_program__pin(prog, path);
 		if (ret) {
 			error("pinning %s: %s", name, strerror(-ret));

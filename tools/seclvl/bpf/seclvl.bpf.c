@@ -2447,8 +2447,9 @@ static __always_inline bool seclvl_note_pin_mount(const struct file *file)
 /*
  * Pinned as "raise1" and "raise2": reading one walks every bpf_link,
  * notes each hook program it finds attached, and at the end takes the
- * level up to 1 or 2 only if all of them are, printing 0 or the raise's
- * -errno (-ENOLINK if a hook program is not attached).  A tracing link stays
+ * level up to 1 or 2 only if all of them are, but those that serve only
+ * a restriction the policy turns off (the loader's mask), printing 0 or
+ * the raise's -errno (-ENOLINK if one is not attached).  A tracing link stays
  * attached until it is released, and from level 1 nothing may release
  * the pinned ones, so no raise, by whatever tool or by hand, leaves a
  * level above 0 with a hook missing.
@@ -2458,7 +2459,7 @@ static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct bpf_link *link = ctx->link;
-	__u64 *seen, all;
+	__u64 *seen, all, need;
 	__u32 id, *bit;
 	__s64 n;
 	int cur, ret;
@@ -2479,16 +2480,18 @@ static __always_inline int seclvl_raise_attached(struct bpf_iter__bpf_link *ctx,
 	cur = seclvl_level();
 	n = seclvl_state_get(SECLVL_STATE_NR_HOOKS);
 	all = n >= SECLVL_HOOKS_MAX ? ~0ULL : (1ULL << (n & 63)) - 1;
+	need = seclvl_state_get(SECLVL_STATE_HOOKS_NEEDED);
 	if (cur < 0 || want <= cur)
 		ret = seclvl_set_level(want);
 	else if (cur == 0 && !seclvl_note_pin_mount(ctx->meta->seq->file))
 		ret = -EXDEV;
-	else if (n <= 0 || n > SECLVL_HOOKS_MAX)
+	else if (n <= 0 || n > SECLVL_HOOKS_MAX || !need || (need & ~all))
 		ret = -EINVAL;
 	else if (!seen)
 		ret = -ENOMEM;
 	else
-		ret = *seen == all ? seclvl_set_level(want) : -ENOLINK;
+		ret = (*seen & need) == need ? seclvl_set_level(want) :
+					       -ENOLINK;
 	BPF_SEQ_PRINTF(ctx->meta->seq, "%d\n", ret);
 	return 0;
 }

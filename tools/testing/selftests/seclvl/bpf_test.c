@@ -404,6 +404,23 @@ TEST_F(bpf, hooks_attached)
 }
 
 /*
+ * A program that serves only a restriction the policy turns off is never
+ * attached, and the raise does not wait for it (stock0's reload turns
+ * time_backward off); with every restriction on there is none.
+ */
+TEST_F(bpf, hooks_of_what_is_off)
+{
+	int total, missing, time_rule = RULE_OFF, setid_rule = RULE_OFF;
+
+	missing = bpf_hooks_unattached_of(true, &total);
+	ASSERT_TRUE(policy_row("time_backward", &time_rule, NULL));
+	ASSERT_TRUE(policy_row("setid_bits", &setid_rule, NULL));
+	EXPECT_EQ((time_rule == RULE_OFF ? 3 : 0) +
+		  (setid_rule == RULE_OFF ? 2 : 0), total);
+	EXPECT_EQ(total, missing);
+}
+
+/*
  * Above 0 only with every hook program attached: with one missing, the
  * raise iterators, read by hand, and the raise program refuse.
  */

@@ -218,24 +218,37 @@ static inline int current_level(void)
 }
 
 /*
- * The attach type of a hook program pinned as "<program>-<kind>", or -1
- * for another pin.  A raise above 0 attaches each and pins its link as
- * "<program>": see the BPF backend's bpfraise.c.
+ * The attach type of a hook program pinned as "<program>-<kind>", with
+ * "_off" after it for one that serves only a restriction the policy turns
+ * off; or -1 for another pin.  A raise above 0 attaches each one not off
+ * and pins its link as "<program>": see the BPF backend's bpfraise.c.
  */
 static inline int bpf_hook_kind(const char *name, size_t *len)
 {
 	const char *dash = strrchr(name, '-');
+	size_t kind;
 
 	if (!dash || dash == name)
 		return -1;
 	*len = dash - name;
-	if (!strcmp(dash, "-lsm"))
+	kind = strcspn(dash, "_");
+	if (dash[kind] && strcmp(dash + kind, "_off"))
+		return -1;
+	if (kind == 4 && !strncmp(dash, "-lsm", kind))
 		return BPF_LSM_MAC;
-	if (!strcmp(dash, "-fentry"))
+	if (kind == 7 && !strncmp(dash, "-fentry", kind))
 		return BPF_TRACE_FENTRY;
-	if (!strcmp(dash, "-fexit"))
+	if (kind == 6 && !strncmp(dash, "-fexit", kind))
 		return BPF_TRACE_FEXIT;
 	return -1;
+}
+
+/* Whether the hook program pinned as @name is one no raise attaches. */
+static inline bool bpf_hook_off(const char *name)
+{
+	const char *mark = strrchr(name, '_');
+
+	return mark && !strcmp(mark, "_off");
 }
 
 /*
@@ -316,11 +329,11 @@ static inline __u32 bpf_fd_prog_id(int fd, bool link)
 }
 
 /*
- * How many of the hook programs pinned in BPF_DIR no bpf_link attaches,
- * as the kernel lists its links (-1 if it cannot tell); @total is set to
- * how many there are.
+ * How many of the hook programs pinned in BPF_DIR no bpf_link attaches, as
+ * the kernel lists its links (-1 if it cannot tell); @total is set to how
+ * many there are.  With @off, those no raise attaches, else the others.
  */
-static inline int bpf_hooks_unattached(int *total)
+static inline int bpf_hooks_unattached_of(bool off, int *total)
 {
 	__u32 ids[64], id = 0, prog;
 	union bpf_attr attr = {};
@@ -336,7 +349,8 @@ static inline int bpf_hooks_unattached(int *total)
 		size_t len;
 		int fd;
 
-		if (bpf_hook_kind(d->d_name, &len) < 0)
+		if (bpf_hook_kind(d->d_name, &len) < 0 ||
+		    bpf_hook_off(d->d_name) != off)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", BPF_DIR, d->d_name);
 		memset(&attr, 0, sizeof(attr));
@@ -374,6 +388,12 @@ static inline int bpf_hooks_unattached(int *total)
 		}
 	}
 	return errno == ENOENT ? missing : -1;
+}
+
+/* The hook programs a raise attaches that are not attached. */
+static inline int bpf_hooks_unattached(int *total)
+{
+	return bpf_hooks_unattached_of(false, total);
 }
 
 /*
