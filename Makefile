@@ -57,9 +57,10 @@ stock: guest
 tiny: kernel
 	@$(H)/build-tiny.sh
 
-# The Debian 12 system of the debian-* scenarios (rootfs cached).
+# The Debian 13 and 12 systems of the debian-* scenarios (rootfs cached).
 debian: stock
-	@$(H)/debian-image.sh
+	@$(H)/debian-image.sh trixie
+	@$(H)/debian-image.sh bookworm
 
 test: stock tiny debian
 	@$(H)/test.sh

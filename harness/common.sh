@@ -14,6 +14,15 @@ stock_kernels=(6.12 6.1 deb13 7.3)
 stock_dir() { # KERNEL
 	if [ "$1" = "${stock_kernels[0]}" ]; then echo "$STOCK"; else echo "$STOCK-$1"; fi
 }
+# The debian-* scenarios' systems: Debian 13 (debian-*) and Debian 12
+# (debian12-*), each with its own directory of build/.
+debian_dir() { # RELEASE
+	case $1 in
+	bookworm) echo "$BUILD/debian" ;;
+	trixie) echo "$BUILD/debian13" ;;
+	*) die "unknown Debian release '$1'" ;;
+	esac
+}
 stock_packages() { # KERNEL: its uname -r, then the packages that hold it
 	case $1 in
 	6.1) echo "6.1.0-50-amd64 linux-image-6.1.0-50-amd64-unsigned" ;;

@@ -1,37 +1,65 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The Debian 12 system the debian-* scenarios boot: a root filesystem made
-# with mmdebstrap from the apt sources the host uses (cached in
-# build/debian/rootfs.tar until this recipe changes), with Debian's stock
-# kernel installed the Debian way (dpkg -i: initramfs-tools builds its
-# initramfs), then, on every run, seclvl installed as the admin guide says
-# (make install-seclvlctl, make install-seclvl-bpf, systemctl enable), the
-# test kernel's modules, a user with an ssh key, and the scenarios' test
-# material.  Writes build/debian/debian.img (ext4, no partition table).
+# The Debian system a debian-* scenario boots (RELEASE: trixie, Debian 13,
+# the default; or bookworm, Debian 12): a root filesystem made with
+# mmdebstrap (cached as rootfs.tar in build/debian13 or build/debian until
+# this recipe changes), with that release's stock kernel installed the
+# Debian way (dpkg -i: initramfs-tools builds its initramfs), then, on
+# every run, seclvl installed as the admin guide says (make
+# install-seclvlctl, make install-seclvl-bpf, systemctl enable; on Debian
+# 13 built in the image from a copy of the sources, with the release's own
+# compilers), the test kernel's modules, a user with an ssh key, and the
+# scenarios' test material.  Writes debian.img there (ext4, no partition
+# table).
+#   debian-image.sh [RELEASE]
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-DEB=$BUILD/debian
+release=${1:-trixie}
+DEB=$(debian_dir "$release")
 mkdir -p "$DEB"
-kver=$(cat "$STOCK/version")
-kdeb=$(ls "$STOCK"/linux-image-"$kver"-unsigned_*.deb)
 packages=systemd-sysv,openssh-server,sudo,cron,iproute2,kmod,procps,e2fsprogs,udev,dbus,libpam-systemd,initramfs-tools,linux-base,zstd,xz-utils,less
-sources=("deb http://deb.debian.org/debian bookworm main"
-	 "deb http://deb.debian.org/debian bookworm-updates main"
-	 "deb http://deb.debian.org/debian-security bookworm-security main")
+case $release in
+bookworm)
+	kdir=$STOCK
+	what="Debian 12"
+	sources=("deb http://deb.debian.org/debian bookworm main"
+		 "deb http://deb.debian.org/debian bookworm-updates main"
+		 "deb http://deb.debian.org/debian-security bookworm-security main")
+	;;
+trixie)
+	kdir=$(stock_dir deb13)
+	what="Debian 13"
+	# What the admin guide's build needs (make seclvl-bpf on Debian 13).
+	packages+=,make,gcc,libc6-dev,clang,llvm,bpftool,libbpf-dev,libelf-dev,zlib1g-dev,libzstd-dev,pkgconf
+	sources=("deb http://deb.debian.org/debian trixie main"
+		 "deb http://deb.debian.org/debian trixie-updates main"
+		 "deb http://deb.debian.org/debian-security trixie-security main")
+	;;
+*) die "unknown Debian release '$release' (bookworm or trixie)" ;;
+esac
+kver=$(cat "$kdir/version")
+if [ "$release" = trixie ]; then
+	. "$(dirname "$0")/apt.sh"
+	apt_setup
+	read -r _ kpkg <<< "$(stock_packages deb13)"
+	kdeb=$(apt_fetch "$kpkg")
+else
+	kdeb=$(ls "$kdir"/linux-image-"$kver"-unsigned_*.deb)
+fi
 
 # The root filesystem: rebuilt only when the recipe or the kernel changes.
 want=$(printf '%s\n' "$packages" "${sources[@]}" "$(basename "$kdeb")" | sha256sum | cut -c1-64)
 if [ "$(cat "$DEB/rootfs.stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$DEB/rootfs.tar" ]; then
-	say "building the Debian 12 root filesystem with mmdebstrap (cached in build/debian)"
+	say "building the $what root filesystem with mmdebstrap (cached in ${DEB#"$TOP"/})"
 	rm -f "$DEB/rootfs.tar" "$DEB/rootfs.stamp"
 	progress "mmdebstrap" "$DEB/mmdebstrap.log" no_status \
 		mmdebstrap --variant=minbase --include="$packages" \
 		--customize-hook="copy-in $kdeb /tmp" \
 		--customize-hook="chroot \"\$1\" dpkg -i /tmp/$(basename "$kdeb")" \
 		--customize-hook='rm -f "$1"/tmp/*.deb' \
-		bookworm "$DEB/rootfs.tar" "${sources[@]}" ||
-		die "mmdebstrap failed (build/debian/mmdebstrap.log)"
+		"$release" "$DEB/rootfs.tar" "${sources[@]}" ||
+		die "mmdebstrap failed (${DEB#"$TOP"/}/mmdebstrap.log)"
 	echo "$want" > "$DEB/rootfs.stamp"
 fi
 
@@ -97,8 +125,21 @@ in_root chown -R alice:alice /home/alice/.ssh
 # seclvl, as the admin guide installs it: the tools, the units, a
 # /etc/seclvl.conf from the server profile, the BPF backend for the stock
 # kernel.  Both units are enabled; each starts only on its backend.
-make -s -C "$TOP" install-seclvlctl DESTDIR="$stage" >/dev/null
-make -s -C "$TOP" install-seclvl-bpf DESTDIR="$stage" >/dev/null
+if [ "$release" = trixie ]; then
+	# On the release itself, from a copy of the sources, as root does.
+	src=$stage/root/seclvl
+	mkdir -p "$src"
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+		grep -zv '^build\(/\|$\)' | xargs -0 cp --parents -t "$src")
+	progress "make seclvl-bpf, install on $what" "$DEB/install.log" no_status \
+		chroot "$stage" make -C /root/seclvl seclvl-bpf seclvlctl \
+		install-seclvlctl install-seclvl-bpf ||
+		die "make install-seclvl-bpf on $what failed (${DEB#"$TOP"/}/install.log)"
+	rm -rf "$src"
+else
+	make -s -C "$TOP" install-seclvlctl DESTDIR="$stage" >/dev/null
+	make -s -C "$TOP" install-seclvl-bpf DESTDIR="$stage" >/dev/null
+fi
 systemctl --root="$stage" -q enable seclvl.service seclvl-bpf.service
 # The test kernel's modules beside the stock kernel's.
 make -s -C "$SRC" O="$KOUT" INSTALL_MOD_PATH="$stage" modules_install >/dev/null

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# One debian-* scenario: boot the Debian 12 image (harness/debian-image.sh)
-# on one backend, with /etc/seclvl.conf from the server profile at one
+# One debian-* scenario: boot the Debian 13 image (debian12-*: Debian 12's;
+# harness/debian-image.sh) on one backend, with /etc/seclvl.conf from the server profile at one
 # level, let seclvl.service raise it after multi-user.target as shipped,
 # and check from the host over ssh what harness/guest/debian/server.table
 # promises at that level.
-#   debian-test.sh debian-{lsm,bpf}-{0,1,2}
-#   debian-test.sh debian-{lsm,bpf}-strict   (the strict profile: no logins, so
+#   debian-test.sh debian[12]-{lsm,bpf}-{0,1,2}
+#   debian-test.sh debian[12]-{lsm,bpf}-strict   (the strict profile: no logins, so
 #                  the host reads the journal from the disk afterwards)
 # TAP lines to build/results/NAME/results.log, the guest's console to
 # console.log, QEMU's status to exit (as boot.sh does).
@@ -14,7 +14,12 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 name=$1
-backend=${name#debian-}
+case $name in
+debian12-*) release=bookworm ;;
+debian-*) release=trixie ;;
+*) die "unknown scenario $name" ;;
+esac
+backend=${name#*-}
 backend=${backend%-*}
 level=${name##*-}
 profile=server
@@ -22,11 +27,13 @@ if [ "$level" = strict ]; then
 	profile=strict
 	level=$(sed -n 's/^level //p' "$TOP/tools/seclvl/profiles/strict.conf")
 fi
-DEB=$BUILD/debian
+DEB=$(debian_dir "$release")
 out=$BUILD/results/$name
 rm -rf "$out"
 mkdir -p "$out"
 exec 3>"$out/results.log"
+echo "# system: $(debugfs -R 'cat /usr/lib/os-release' "$DEB/debian.img" 2>/dev/null |
+	sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p')" >&3
 # Where the time goes: seconds since the start, per phase.
 stamp() { echo "$SECONDS $*" >> "$out/times.log"; }
 n=0

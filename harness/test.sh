@@ -45,6 +45,8 @@ scenarios=(
 	"debian-bpf-1||debian"
 	"debian-bpf-2||debian"
 	"debian-bpf-strict||debian"
+	"debian12-lsm-1||debian"
+	"debian12-bpf-1||debian"
 )
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
@@ -102,7 +104,7 @@ debian_queue=()
 for s in "${scenarios[@]}"; do
 	[ "${s##*|}" = debian ] && debian_queue+=("${s%%|*}")
 done
-rm -f "$BUILD"/results/debian-*.pid
+rm -f "$BUILD"/results/debian*.pid
 debian_running() { # NAME
 	[ -f "$BUILD/results/$1.pid" ] && kill -0 "$(cat "$BUILD/results/$1.pid")" 2>/dev/null
 }
@@ -138,7 +140,7 @@ for entry in "${scenarios[@]}"; do
 		fi
 		on=" on Debian $(cat "$dir/version")"
 	fi
-	[ "$kernel" = debian ] && on=" (Debian 12 with systemd, $([ "${name##*-}" = strict ] &&
+	[ "$kernel" = debian ] && on=" (Debian $([ "${name%%-*}" = debian12 ] && echo 12 || echo 13) with systemd, $([ "${name##*-}" = strict ] &&
 		echo strict || echo server) profile)"
 	say "scenario $name${args:+ ($args)}$on"
 	out=$BUILD/results/$name
