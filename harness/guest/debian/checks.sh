@@ -43,6 +43,15 @@ module_autoload() {
 	sudo mount -t minix -o nosuid,nodev /dev/null /mnt
 	grep -qw minix /proc/filesystems
 }
+# A fresh tmpfs on /tmp without nosuid in the unit's namespace (systemd
+# 256 and later, whose bus calls it PrivateTmpEx; 252 has only yes or no).
+private_tmp_unit() {
+	local tmp=PrivateTmp=yes
+	[ "$(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')" -ge 256 ] &&
+		tmp=PrivateTmpEx=disconnected
+	sudo systemd-run --wait -q -p DynamicUser=yes -p $tmp \
+		sh -c 'touch /tmp/x && [ "$(id -u)" != 0 ]'
+}
 protected_units() {
 	sudo systemctl start systemd-hostnamed systemd-timedated &&
 	systemctl is-active -q systemd-hostnamed systemd-timedated
@@ -79,6 +88,7 @@ echo "INFO dpkg-status $(dpkg-query -W -f='${Status}' seclvl-test-setuid 2>&1)"
 result ip_link_add 1 ip_link_add
 result module_autoload 0 module_autoload
 result protected_units 0 protected_units
+result private_tmp_unit 0 private_tmp_unit
 result user_cron 0 user_cron
 result clock_back 1 clock_back | tee /tmp/clock_back.out
 # Forward again, where going back worked (a clock left an hour ahead would
