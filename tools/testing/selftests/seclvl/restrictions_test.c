@@ -1203,7 +1203,7 @@ static pid_t tracer_of_init(void)
 	return p ? atoi(p + strlen("TracerPid:")) : -1;
 }
 
-TEST(ptrace_init_attach)
+TEST(ptrace_init_seize)
 {
 	long before = denials("ptrace_init");
 	int ret;
