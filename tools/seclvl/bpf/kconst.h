@@ -54,7 +54,7 @@
 #define NR_sendmmsg 307
 #define NR_delete_module 176
 #define NR_bpf 321
-#define __O_TMPFILE (020000000 | 0200000)
+#define O_TMPFILE (020000000 | 0200000)	/* __O_TMPFILE | O_DIRECTORY */
 #define ATTR_MODE 1
 #define PTRACE_MODE_ATTACH 0x02
 

@@ -1514,7 +1514,7 @@ int BPF_PROG(seclvl_file_open, struct file *file)
 		if (err)
 			return err;
 	}
-	if ((file->f_flags & __O_TMPFILE) == __O_TMPFILE &&
+	if ((file->f_flags & O_TMPFILE) == O_TMPFILE &&
 	    seclvl_enforced(SECLVL_SETID_BITS, level) &&
 	    seclvl_setid_added(0, inode->i_mode))
 		return seclvl_refuse(SECLVL_SETID_BITS);
