@@ -365,29 +365,28 @@ const size_t bpf_nr_optional = ARRAY_SIZE(bpf_optional_progs);
 
 /*
  * Whether the load of @dir left optional program @i out: it made no pin
- * of it ("<name>-<kind>" for a hook program, "<name>" for its link or a
- * watcher's).
+ * of it ("<name>-<kind>", or with "_off" after it, for a hook program,
+ * "<name>" for its link or a watcher's).
  */
 bool bpfraise_left_out(const char *dir, size_t i)
 {
 	const char *prog = bpf_optional_progs[i].prog;
 	char path[PATH_MAX];
-	struct dirent *d;
-	bool out = true, off;
-	DIR *dp;
+	size_t k;
+	int off;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, prog);
 	if (!access(path, F_OK))
 		return false;
-	dp = opendir(dir);
-	while (dp && out && (d = readdir(dp))) {
-		size_t len = bpfraise_hook_pin(d->d_name, NULL, &off);
-
-		out = !(len == strlen(prog) && !strncmp(d->d_name, prog, len));
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		for (off = 0; off < 2; off++) {
+			snprintf(path, sizeof(path), "%s/%s-%s%s", dir, prog,
+				 kinds[k].name, off ? "_off" : "");
+			if (!access(path, F_OK))
+				return false;
+		}
 	}
-	if (dp)
-		closedir(dp);
-	return out;
+	return true;
 }
 
 /*
