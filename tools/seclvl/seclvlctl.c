@@ -180,16 +180,21 @@ static int write_text(const char *path, const char *text)
 /* The list of module images to read: the LSM's, or the BPF backend's. */
 static const char *modules_file = MODULES_FILE;
 
+/* Whether either backend is active: the LSM's files, or the pinned level. */
+static bool backend_loaded(void)
+{
+	return !access(SECLVL_DIR, F_OK) || !access(BPF_DIR "/level", F_OK);
+}
+
 static int load_state(struct state *st)
 {
 	char buf[8192], *line, *save = NULL;
 	const char *dir = SECLVL_DIR;
 
-	st->bpf = false;
-	if (access(SECLVL_DIR, F_OK)) {
-		if (access(BPF_DIR "/level", F_OK))
-			return unavailable();
-		st->bpf = true;
+	if (!backend_loaded())
+		return unavailable();
+	st->bpf = access(SECLVL_DIR, F_OK) != 0;
+	if (st->bpf) {
 		dir = BPF_DIR;
 		modules_file = BPF_MODULES_FILE;
 	}
@@ -309,11 +314,6 @@ static void show_json(const struct state *st)
 		printf("null");
 	printf(", \"escape_readable\": %s}\n",
 	       st->escape_readable ? "true" : "false");
-}
-
-static bool backend_loaded(void)
-{
-	return !access(SECLVL_DIR, F_OK) || !access(BPF_DIR "/level", F_OK);
 }
 
 static int show_json_unavailable(void)
