@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Who asks for CAP_FSETID on a Debian server (the admin guide's setid_bits
-# decision).  Not part of make test: run as root, at level 0, in a guest
-# booted from build/debian/debian.img (Debian's kernel; tracefs mounted),
-# then read the trace's stacks by step.
+# Who asks for CAP_FSETID on a Debian server (the design document's
+# setid_bits decision, Documentation/security/seclvl.rst).  Not part of
+# make test: run as root, at level 0, in a guest booted from
+# build/debian/debian.img (Debian's kernel; tracefs mounted), then read
+# the trace's stacks by step.
 T=/sys/kernel/tracing
 echo 'p:fsetid cap_capable cap=%dx:s32' > $T/kprobe_events
 echo 'cap==4' > $T/events/kprobes/fsetid/filter
