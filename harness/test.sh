@@ -304,14 +304,17 @@ guide_rows=$(awk 'NR == FNR { if ($1 !~ /^#/ && NF) want[$1] = 1; next }
 host_check "the admin guide's server profile table is harness/guest/debian/server.table" \
 	[ "$guide_rows" = "$(awk '$1 !~ /^#/ && NF { print $1, $2, $3, $4 }' "$table")" ]
 
-# The admin guide is valid reStructuredText (docutils stops at a warning).
-rst=$TOP/Documentation/admin-guide/LSM/seclvl.rst
-rst_warn=$(/usr/bin/python3 -c '
+# The admin guide and the design document are valid reStructuredText
+# (docutils stops at a warning).
+for rst in "$TOP"/Documentation/admin-guide/LSM/seclvl.rst \
+	   "$TOP"/Documentation/security/seclvl.rst; do
+	rst_warn=$(/usr/bin/python3 -c '
 import sys, docutils.core
 docutils.core.publish_file(source_path=sys.argv[1], destination_path="/dev/null",
 	writer_name="null", settings_overrides={"halt_level": 2, "traceback": False})
 ' "$rst" 2>&1)
-host_check "seclvl.rst has no reStructuredText warning: $rst_warn" [ -z "$rst_warn" ]
+	host_check "${rst#"$TOP"/} has no reStructuredText warning: $rst_warn" [ -z "$rst_warn" ]
+done
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then

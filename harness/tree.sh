@@ -29,6 +29,7 @@ for d in security/seclvl tools/testing/selftests/seclvl; do
 	rsync -rlp --checksum --delete "$TOP/$d/" "$SRC/$d/"
 done
 for f in Documentation/admin-guide/LSM/seclvl.rst \
+	 Documentation/security/seclvl.rst \
 	 Documentation/ABI/testing/securityfs-seclvl; do
 	[ -f "$TOP/$f" ] && rsync -a "$TOP/$f" "$SRC/$f"
 done
