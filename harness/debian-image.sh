@@ -5,7 +5,7 @@
 # mmdebstrap (cached as rootfs.tar in build/debian13 or build/debian until
 # this recipe changes), with that release's stock kernel installed the
 # Debian way (dpkg -i: initramfs-tools builds its initramfs), then, on
-# every run, seclvl installed as the admin guide says (make
+# every run, seclvl installed as the README says (make
 # install-seclvlctl, make install-seclvl-bpf, systemctl enable; on Debian
 # 13 built in the image from a copy of the sources, with the release's own
 # compilers), the test kernel's modules, a user with an ssh key, and the
@@ -30,7 +30,7 @@ bookworm)
 trixie)
 	kdir=$(stock_dir deb13)
 	what="Debian 13"
-	# What the admin guide's build needs (make seclvl-bpf on Debian 13).
+	# What the README's build needs (make seclvl-bpf on Debian 13).
 	packages+=,make,gcc,libc6-dev,clang,llvm,bpftool,libbpf-dev,libelf-dev,zlib1g-dev,libzstd-dev,pkgconf
 	sources=("deb http://deb.debian.org/debian trixie main"
 		 "deb http://deb.debian.org/debian trixie-updates main"
@@ -122,7 +122,7 @@ for home in root home/alice; do
 done
 in_root chown -R alice:alice /home/alice/.ssh
 
-# seclvl, as the admin guide installs it: the tools, the units, a
+# seclvl, as the README installs it: the tools, the units, a
 # /etc/seclvl.conf from the server profile, the BPF backend for the stock
 # kernel.  Both units are enabled; each starts only on its backend.
 if [ "$release" = trixie ]; then
