@@ -85,7 +85,7 @@ echo "TARGETS = lsm" > "$fake/tools/testing/selftests/Makefile"
 # install: a fresh tree becomes the same tree as with the series.
 check "make install KSRC= a fresh tree's files" "$TOP/harness/install.sh" "$work/install"
 cp "$work/check.out" "$res/install.out"
-check "  says what it added" grep -q '^  added    security/seclvl/hooks.c$' "$res/install.out"
+check "  says what it added" grep -q '^  added    security/seclvl/setup.c$' "$res/install.out"
 check "  and what it patched" grep -q '^             fs/namespace.c$' "$res/install.out"
 same_tree() {
 	diff <(written "$work/series") <(written "$work/install") || return 1

@@ -166,22 +166,17 @@ static void hook_bprm_committed_creds(const struct linux_binprm *bprm)
 			    seclvl_current());
 }
 
-static struct security_hook_list seclvl_escape_hooks[] __ro_after_init = {
+static struct security_hook_list escape_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bprm_creds_for_exec, hook_bprm_creds_for_exec),
 	LSM_HOOK_INIT(bprm_committed_creds, hook_bprm_committed_creds),
 };
 
-void __init seclvl_add_escape_hooks(void)
-{
-	security_add_hooks_deferred(seclvl_escape_hooks,
-				    ARRAY_SIZE(seclvl_escape_hooks), &seclvl_lsmid);
-}
-
-void seclvl_enable_escape_hooks(void)
-{
-	security_enable_hooks(seclvl_escape_hooks,
-			      ARRAY_SIZE(seclvl_escape_hooks));
-}
+/* The escape must work at every level above 0, even with nothing enforced. */
+const struct seclvl_hook_set seclvl_escape_hooks = {
+	.hooks = escape_hooks,
+	.count = ARRAY_SIZE(escape_hooks),
+	.serves = SECLVL_ABOVE_ZERO,
+};
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST
 

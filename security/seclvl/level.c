@@ -20,13 +20,6 @@ int seclvl_level __read_mostly;
 
 /* Serializes changes of the level, the policy rows and the escape. */
 DEFINE_MUTEX(seclvl_lock);
-/*
- * The hooks are registered switched off, so that level 0 costs nothing:
- * each is switched on the first time a restriction it serves applies, the
- * escape's the first time the level goes above 0.
- */
-static bool seclvl_escape_on;
-
 static int seclvl_boot_level;
 
 /**
@@ -105,11 +98,7 @@ int seclvl_set_level(int new, enum seclvl_origin origin)
 	err = seclvl_transition(cur, new, origin, privileged);
 	if (!err && new != cur) {
 		/* Every CPU calls the hooks before any sees the new level. */
-		seclvl_enable_hooks(seclvl_applying(new));
-		if (new > 0 && !seclvl_escape_on) {
-			seclvl_enable_escape_hooks();
-			seclvl_escape_on = true;
-		}
+		seclvl_enable_hooks(new);
 		WRITE_ONCE(seclvl_level, new);
 		if (origin == SECLVL_ORIGIN_ESCAPE)
 			pr_alert("level changed from %d to %d by %s (pid %d comm %s)\n",

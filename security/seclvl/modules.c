@@ -226,7 +226,6 @@ int seclvl_show_modules(struct seq_file *m, void *v)
  * @buf: the image, as read from the file or user memory
  * @size: its length
  * @file: the file it was read from, or NULL for init_module(2)
- * @level: the secure level the caller decided at
  *
  * Called while the modules restriction applies, before the kernel
  * decompresses or parses the image.
@@ -234,16 +233,15 @@ int seclvl_show_modules(struct seq_file *m, void *v)
  * Return: 0 if its SHA-256 is listed, else -EPERM, counted and logged with
  * the digest so that an administrator can list it.
  */
-int seclvl_check_module(const void *buf, size_t size, struct file *file,
-			int level)
+int seclvl_check_module(const void *buf, size_t size, struct file *file)
 {
 	u8 digest[SHA256_DIGEST_SIZE];
 	struct seclvl_module *e;
 
 	/* sha256() takes an unsigned int; no module image comes near. */
 	if (size > UINT_MAX)
-		return seclvl_refuse(SECLVL_MODULES, level, true,
-				     "module load of a %zu-byte image", size);
+		return seclvl_deny(SECLVL_MODULES, true,
+				   "module load of a %zu-byte image", size);
 	sha256(buf, size, digest);
 	mutex_lock(&seclvl_modules_lock);
 	e = seclvl_find_module(digest);
@@ -253,12 +251,12 @@ int seclvl_check_module(const void *buf, size_t size, struct file *file,
 	if (e)
 		return 0;
 	if (file)
-		return seclvl_refuse(SECLVL_MODULES, level, true,
-				     "module load of %pD, sha256:%*phN, not listed",
-				     file, SHA256_DIGEST_SIZE, digest);
-	return seclvl_refuse(SECLVL_MODULES, level, true,
-			     "module load from memory, sha256:%*phN, not listed",
-			     SHA256_DIGEST_SIZE, digest);
+		return seclvl_deny(SECLVL_MODULES, true,
+				   "module load of %pD, sha256:%*phN, not listed",
+				   file, SHA256_DIGEST_SIZE, digest);
+	return seclvl_deny(SECLVL_MODULES, true,
+			   "module load from memory, sha256:%*phN, not listed",
+			   SHA256_DIGEST_SIZE, digest);
 }
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST
@@ -365,7 +363,7 @@ static void test_listed_image(struct kunit *const test)
 	mutex_unlock(&seclvl_modules_lock);
 	KUNIT_EXPECT_TRUE(test, seclvl_modules_listed());
 
-	KUNIT_EXPECT_EQ(test, 0, seclvl_check_module("abc", 3, NULL, 1));
+	KUNIT_EXPECT_EQ(test, 0, seclvl_check_module("abc", 3, NULL));
 	mutex_lock(&seclvl_modules_lock);
 	e = seclvl_find_module(digest);
 	KUNIT_EXPECT_NOT_NULL(test, e);

@@ -38,18 +38,19 @@ static int seclvl_refuse_rule(struct seclvl_rule *rule, int level, bool audit,
 }
 
 /**
- * seclvl_refuse - refuse an action: count it and log it, rate-limited
+ * __seclvl_deny - count and log a refusal, rate-limited
  * @r: the restriction that refuses it
  * @level: the secure level the decision was made at
  * @audit: false for checks the caller asked not to audit; those are
  *         neither counted nor logged
  * @fmt: what was refused, printf-style
  *
- * Safe in atomic context: it only takes the rate limit's raw spinlock.
+ * The report half of seclvl_deny(), which is the one to call.  Safe in
+ * atomic context: it only takes the rate limit's raw spinlock.
  *
  * Return: -EPERM.
  */
-int seclvl_refuse(enum seclvl_restriction r, int level, bool audit,
+int __seclvl_deny(enum seclvl_restriction r, int level, bool audit,
 		  const char *fmt, ...)
 {
 	va_list args;

@@ -123,6 +123,51 @@ static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
 	return *level > 0 && *level >= READ_ONCE(seclvl_rules[r].level);
 }
 
+/**
+ * seclvl_applies - whether a restriction is in force now
+ * @r: the restriction
+ *
+ * For a hook that would rather not look further at what it is asked while
+ * @r does not apply; the refusal itself is seclvl_deny()'s to decide.
+ *
+ * Return: true if @r applies at the current level.
+ */
+static __always_inline bool seclvl_applies(enum seclvl_restriction r)
+{
+	int level;
+
+	return seclvl_enforced(r, &level);
+}
+
+int __seclvl_deny(enum seclvl_restriction r, int level, bool audit,
+		  const char *fmt, ...) __printf(4, 5);
+
+/**
+ * seclvl_deny - refuse an action if a restriction forbids it now
+ * @r: the restriction that forbids it
+ * @audit: false where the caller asked not to audit the check (a
+ *         capability or ptrace check with NOAUDIT); such a refusal is
+ *         neither counted nor logged
+ * @fmt: what was tried, printf-style, for the log
+ *
+ * The one way seclvl refuses: the hooks find what an action would do and
+ * name the restriction it falls under; this decides, at the current level,
+ * and reports.  Inline up to the decision, so a restriction that does not
+ * apply costs one load and one compare.  Safe in atomic context.
+ *
+ * Return: -EPERM, counted and logged (rate-limited), if @r applies now;
+ * else 0.
+ */
+#define seclvl_deny(r, audit, fmt, ...)					\
+({									\
+	enum seclvl_restriction __seclvl_r = (r);			\
+	int __seclvl_level;						\
+									\
+	seclvl_enforced(__seclvl_r, &__seclvl_level) ?			\
+		__seclvl_deny(__seclvl_r, __seclvl_level, audit, fmt,	\
+			      ##__VA_ARGS__) : 0;				\
+})
+
 static inline struct seclvl_cred *seclvl_cred(const struct cred *cred)
 {
 	return cred->security + seclvl_blob_sizes.lbs_cred;
@@ -142,8 +187,6 @@ int seclvl_write_level(char *buf, size_t len);
 void __init seclvl_init_level(void);
 
 /* policy.c */
-int seclvl_refuse(enum seclvl_restriction r, int level, bool audit,
-		  const char *fmt, ...) __printf(4, 5);
 int seclvl_parse_rule(const char *buf, size_t len,
 		      enum seclvl_restriction *r, int *level);
 int seclvl_write_rule(char *buf, size_t len);
@@ -151,9 +194,22 @@ size_t seclvl_format_policy(char *buf, size_t size);
 unsigned long seclvl_applying(int level);
 void __init seclvl_init_rules(void);
 
-/* hooks.c */
-void __init seclvl_add_hooks(void);
-void seclvl_enable_hooks(unsigned long applying);
+/*
+ * A set of hooks that one file registers, switched off, and the
+ * restrictions it serves: setup.c switches it on, for good, when the
+ * first of them applies (seclvl_enable_hooks()).
+ */
+struct seclvl_hook_set {
+	struct security_hook_list *hooks;
+	int count;
+	unsigned long serves;
+};
+
+/* In a set's mask: every level above 0, whatever applies there. */
+#define SECLVL_ABOVE_ZERO BIT(SECLVL_NR_RESTRICTIONS)
+
+/* setup.c */
+void seclvl_enable_hooks(int level);
 
 /* modules.c */
 struct seq_file;
@@ -161,15 +217,71 @@ bool seclvl_modules_listed(void);
 int seclvl_parse_module(const char *buf, size_t len, u8 *digest, char *name);
 int seclvl_write_module(char *buf, size_t len);
 int seclvl_show_modules(struct seq_file *m, void *v);
-int seclvl_check_module(const void *buf, size_t size, struct file *file,
-			int level);
+int seclvl_check_module(const void *buf, size_t size, struct file *file);
 
 /* escape.c */
 int seclvl_parse_escape(char *buf, size_t len, char **path);
 bool seclvl_escape_inode_ok(umode_t mode, kuid_t uid);
 int seclvl_write_escape(char *buf, size_t len);
 char *seclvl_format_escape(char *buf, size_t size);
-void __init seclvl_add_escape_hooks(void);
-void seclvl_enable_escape_hooks(void);
+extern const struct seclvl_hook_set seclvl_escape_hooks;
+
+/* cap.c: the capabilities of the 2003 policy. */
+extern const struct seclvl_hook_set seclvl_cap_hooks;
+
+/* task.c: init, its memory and ptrace. */
+bool seclvl_is_init_mm(const void *mm);
+extern const struct seclvl_hook_set seclvl_task_hooks;
+
+/* net.c: what configures the host's network. */
+bool seclvl_net_admin_noop(void);
+bool seclvl_in_bpf(void);
+bool seclvl_net_setting(struct file *file);
+extern const struct seclvl_hook_set seclvl_net_hooks;
+
+/* time.c: the clock. */
+extern const struct seclvl_hook_set seclvl_time_hooks;
+
+/* mount.c: mounts, unmounts and what detaches them. */
+extern const struct seclvl_hook_set seclvl_umount_hooks;
+extern const struct seclvl_hook_set seclvl_mount_hooks;
+
+/* kernel.c: what loads code into the kernel, and lockdown's reasons. */
+extern const struct seclvl_hook_set seclvl_kernel_hooks;
+
+/* setid.c: set-id bits and file capabilities. */
+int seclvl_check_setid_content(struct inode *inode, struct dentry *dentry,
+			       const char *what);
+int seclvl_check_chmod(struct dentry *dentry, const struct iattr *attr);
+int seclvl_check_tmpfile(struct file *file);
+extern const struct seclvl_hook_set seclvl_setid_hooks;
+
+/* disk.c: block devices, the disks behind character devices, loop. */
+bool seclvl_backs_loop(struct address_space *mapping);
+bool seclvl_is_sg(struct inode *inode);
+bool seclvl_chr_class_is(struct inode *inode, const char *name);
+bool seclvl_is_nvme_chr(struct inode *inode);
+int seclvl_check_loop_backing(struct address_space *mapping,
+			      const struct dentry *dentry, const char *what);
+int seclvl_check_bdev_write(struct file *file);
+int seclvl_check_device_write(struct file *file);
+extern const struct seclvl_hook_set seclvl_disk_hooks;
+
+/*
+ * file.c: writes to files.  What seclvl_check_write() may refuse, which
+ * the hooks that call it serve.
+ */
+#define SECLVL_WRITE_RULES						\
+	(BIT(SECLVL_DEVMEM_WRITE) | BIT(SECLVL_SETID_BITS) |		\
+	 BIT(SECLVL_BLOCKDEV_WRITE) | BIT(SECLVL_MOUNTED_BLOCKDEV_WRITE) | \
+	 BIT(SECLVL_LOCKDOWN_INTEGRITY) | BIT(SECLVL_NET_ADMIN) |	\
+	 BIT(SECLVL_PTRACE_INIT))
+int seclvl_check_write(struct file *file, const char *what);
+int seclvl_check_snapshot(struct file *file, const char *what);
+bool seclvl_is_snapshot(dev_t dev);
+extern const struct seclvl_hook_set seclvl_file_hooks;
+
+/* ioctl.c: ioctls and io_uring commands that write. */
+extern const struct seclvl_hook_set seclvl_ioctl_hooks;
 
 #endif /* _SECURITY_SECLVL_SECLVL_H */

@@ -2,7 +2,7 @@
 /*
  * seclvl BPF backend: secure levels enforced by BPF LSM programs
  *
- * The same restrictions as the in-tree LSM (security/seclvl/hooks.c), for
+ * The same restrictions as the in-tree LSM (security/seclvl/), for
  * kernels that have the bpf LSM but not seclvl.  Each hook reads the level
  * from the frozen state map and the restriction's level from .rodata, and
  * refuses with -EPERM, counting the refusal per restriction.  From level 1
