@@ -47,6 +47,8 @@
 #define SO_SNDBUFFORCE 32
 #define SO_RCVBUFFORCE 33
 #define TS_COMPAT 0x0002
+/* In orig_ax: an x32 system call (__X32_SYSCALL_BIT). */
+#define X32_SYSCALL_BIT 0x40000000
 /* x86_64's numbers of the send system calls, setsockopt and delete_module. */
 #define NR_sendto 44
 #define NR_sendmsg 46

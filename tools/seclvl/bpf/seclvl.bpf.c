@@ -323,17 +323,21 @@ static __always_inline bool seclvl_modules_listed(void)
 /*
  * As the LSM's seclvl_unloading(): with a list, CAP_SYS_MODULE is let
  * through for loads, judged by their image, and refused for
- * delete_module().  A compat call is taken for one.
+ * delete_module().  A compat call is taken for one: a 32-bit one
+ * (TS_COMPAT), or an x32 one, which a 64-bit process can make as well
+ * where x32 is on (syscall.x32=y).
  */
 static __always_inline bool seclvl_unloading(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs;
+	long nr;
 
 	if (task->thread_info.status & TS_COMPAT)
 		return true;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	return BPF_CORE_READ(regs, orig_ax) == NR_delete_module;
+	nr = BPF_CORE_READ(regs, orig_ax);
+	return (nr & X32_SYSCALL_BIT) || nr == NR_delete_module;
 }
 
 /* As the LSM's seclvl_in_bpf(): bpf() judges by where, not the capability. */

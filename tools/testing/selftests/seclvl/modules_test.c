@@ -25,6 +25,8 @@
 
 #define MODULES_FILE modules_file()
 #define MOD_DIR "/lib/seclvl"
+/* Bit 30 of a system call's number: x32's table (__X32_SYSCALL_BIT). */
+#define X32_SYSCALL_BIT 0x40000000
 #define LISTED(m) mod_name("SECLVL_LIST_" #m, "seclvl_test_list_" #m)
 /* The kernel asks for fs-TYPE; the scenario's modprobe loads autoload. */
 #define AUTOLOAD_FS mod_name("SECLVL_AUTOLOAD_FS", "seclvltestfs")
@@ -179,6 +181,29 @@ TEST(unload_refused)
 		SKIP(return, "needs the list and the restriction in force");
 	ASSERT_TRUE(module_loaded(MOD_UNLOAD));
 	ret = syscall(SYS_delete_module, MOD_UNLOAD, O_NONBLOCK);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_LE(before + 1, denials("modules"));
+	EXPECT_TRUE(module_loaded(MOD_UNLOAD));
+}
+
+/*
+ * The same through x32's system call table, which a 64-bit process reaches
+ * by setting bit 30 of the number where the kernel has x32 switched on
+ * (Debian's: syscall.x32=y, which stock-modules boots with).
+ */
+TEST(unload_x32_refused)
+{
+	long before = denials("modules");
+	int ret;
+
+	if (!prepared() || !refused("modules"))
+		SKIP(return, "needs the list and the restriction in force");
+	if (syscall(X32_SYSCALL_BIT | SYS_getpid) != getpid())
+		SKIP(return, "this kernel has no x32 system calls");
+	ASSERT_TRUE(module_loaded(MOD_UNLOAD));
+	ret = syscall(X32_SYSCALL_BIT | SYS_delete_module, MOD_UNLOAD,
+		      O_NONBLOCK);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EPERM, errno);
 	EXPECT_LE(before + 1, denials("modules"));
