@@ -9,7 +9,7 @@
  * Copyright (C) 2026 The seclvl authors
  */
 
-#include <linux/bits.h>
+#include <kunit/test.h>
 #include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/cred.h>
@@ -21,6 +21,8 @@
 #include <asm/syscall.h>
 
 #include "seclvl.h"
+/* After seclvl.h: its rules name the restrictions. */
+#include "caprules.h"
 
 /*
  * Whether the current system call may unload a module: with a list of
@@ -36,11 +38,6 @@ static bool seclvl_unloading(void)
 	       __NR_delete_module;
 }
 
-/* The capabilities a restriction refuses: the hook passes any other at once. */
-#define SECLVL_CAPS (BIT_ULL(CAP_LINUX_IMMUTABLE) | BIT_ULL(CAP_SYS_RAWIO) | \
-		     BIT_ULL(CAP_NET_ADMIN) | BIT_ULL(CAP_SETUID) |	     \
-		     BIT_ULL(CAP_SYS_MODULE))
-
 /* Whether any of @cred's user IDs is the initial namespace's root. */
 static bool seclvl_host_root(const struct cred *cred)
 {
@@ -49,39 +46,32 @@ static bool seclvl_host_root(const struct cred *cred)
 	       uid_eq(cred->suid, GLOBAL_ROOT_UID);
 }
 
+static const char *const seclvl_cap_names[SECLVL_NR_RESTRICTIONS] = {
+	[SECLVL_IMMUTABLE] = "CAP_LINUX_IMMUTABLE",
+	[SECLVL_RAWIO] = "CAP_SYS_RAWIO",
+	[SECLVL_NET_ADMIN] = "CAP_NET_ADMIN",
+	[SECLVL_SETUID] = "CAP_SETUID",
+	[SECLVL_MODULES] = "CAP_SYS_MODULE",
+};
+
 static int hook_capable(const struct cred *cred, struct user_namespace *ns,
 			int cap, unsigned int opts)
 {
-	bool audit = !(opts & CAP_OPT_NOAUDIT);
+	enum seclvl_restriction r = seclvl_cap_restriction(cap);
 
-	/* Every capability is below 64: & 63 keeps the shift defined. */
-	BUILD_BUG_ON(CAP_LAST_CAP >= 64);
-	if (!(SECLVL_CAPS & BIT_ULL(cap & 63)) || seclvl_current() <= 0)
+	if (r == SECLVL_NR_RESTRICTIONS || seclvl_current() <= 0)
 		return 0;
-	/*
-	 * A user namespace administers only what it already owns, but the
-	 * host's root that changes its IDs in one becomes the user mapped
-	 * there.
-	 */
 	if (ns != &init_user_ns &&
-	    (cap != CAP_SETUID || !seclvl_host_root(cred)))
+	    !seclvl_cap_in_scope(false, cap, seclvl_host_root(cred)))
 		return 0;
-	switch (cap) {
-	case CAP_SYS_RAWIO:
-		return seclvl_deny(SECLVL_RAWIO, audit, "CAP_SYS_RAWIO");
-	case CAP_NET_ADMIN:
-		if (seclvl_net_admin_noop() || seclvl_in_bpf())
-			return 0;
-		return seclvl_deny(SECLVL_NET_ADMIN, audit, "CAP_NET_ADMIN");
-	case CAP_SETUID:
-		return seclvl_deny(SECLVL_SETUID, audit, "CAP_SETUID");
-	case CAP_SYS_MODULE:
-		if (seclvl_modules_listed() && !seclvl_unloading())
-			return 0;
-		return seclvl_deny(SECLVL_MODULES, audit, "CAP_SYS_MODULE");
-	}
-	/* The last of SECLVL_CAPS. */
-	return seclvl_deny(SECLVL_IMMUTABLE, audit, "CAP_LINUX_IMMUTABLE");
+	if (r == SECLVL_NET_ADMIN &&
+	    (seclvl_net_admin_noop() || seclvl_in_bpf()))
+		return 0;
+	if (r == SECLVL_MODULES && seclvl_modules_listed() &&
+	    !seclvl_unloading())
+		return 0;
+	return seclvl_deny(r, !(opts & CAP_OPT_NOAUDIT), "%s",
+			   seclvl_cap_names[r]);
 }
 
 static struct security_hook_list cap_hooks[] __ro_after_init = {
@@ -95,3 +85,35 @@ const struct seclvl_hook_set seclvl_cap_hooks = {
 		  BIT(SECLVL_NET_ADMIN) | BIT(SECLVL_SETUID) |
 		  BIT(SECLVL_MODULES),
 };
+
+#ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST
+
+static void test_cap_rules(struct kunit *const test)
+{
+	KUNIT_EXPECT_EQ(test, SECLVL_MODULES,
+			seclvl_cap_restriction(CAP_SYS_MODULE));
+	KUNIT_EXPECT_EQ(test, SECLVL_SETUID, seclvl_cap_restriction(CAP_SETUID));
+	KUNIT_EXPECT_EQ(test, SECLVL_NR_RESTRICTIONS,
+			seclvl_cap_restriction(CAP_SYS_ADMIN));
+	KUNIT_EXPECT_EQ(test, SECLVL_NR_RESTRICTIONS,
+			seclvl_cap_restriction(CAP_SETGID));
+	/* In a user namespace, only the host's root changing its IDs. */
+	KUNIT_EXPECT_TRUE(test, seclvl_cap_in_scope(true, CAP_SYS_RAWIO, false));
+	KUNIT_EXPECT_FALSE(test, seclvl_cap_in_scope(false, CAP_SYS_RAWIO, true));
+	KUNIT_EXPECT_TRUE(test, seclvl_cap_in_scope(false, CAP_SETUID, true));
+	KUNIT_EXPECT_FALSE(test, seclvl_cap_in_scope(false, CAP_SETUID, false));
+}
+
+static struct kunit_case cap_test_cases[] = {
+	KUNIT_CASE(test_cap_rules),
+	{}
+};
+
+static struct kunit_suite cap_test_suite = {
+	.name = "seclvl_cap",
+	.test_cases = cap_test_cases,
+};
+
+kunit_test_suite(cap_test_suite);
+
+#endif /* CONFIG_SECURITY_SECLVL_KUNIT_TEST */

@@ -18,10 +18,12 @@
 #include <linux/fs.h>
 #include <linux/lsm_hooks.h>
 #include <linux/major.h>
+#include <linux/miscdevice.h>
 #include <linux/pagemap.h>
 #include <linux/rcupdate.h>
 #include <linux/xarray.h>
 
+#include "devrules.h"
 #include "seclvl.h"
 
 /**
@@ -193,8 +195,7 @@ static int seclvl_check_chr_write(struct file *file)
  */
 bool seclvl_is_sg(struct inode *inode)
 {
-	return S_ISCHR(inode->i_mode) &&
-	       MAJOR(inode->i_rdev) == SCSI_GENERIC_MAJOR;
+	return seclvl_dev_is_sg(inode->i_mode, MAJOR(inode->i_rdev));
 }
 
 /**

@@ -21,14 +21,8 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 
+#include "devrules.h"
 #include "seclvl.h"
-
-/* /dev/mem, the retired /dev/kmem and /dev/port, wherever their nodes are. */
-static bool seclvl_is_devmem(dev_t dev)
-{
-	return MAJOR(dev) == MEM_MAJOR &&
-	       (MINOR(dev) == 1 || MINOR(dev) == 2 || MINOR(dev) == 4);
-}
 
 /**
  * seclvl_is_snapshot - whether a device is /dev/snapshot
@@ -38,7 +32,7 @@ static bool seclvl_is_devmem(dev_t dev)
  */
 bool seclvl_is_snapshot(dev_t dev)
 {
-	return MAJOR(dev) == MISC_MAJOR && MINOR(dev) == SNAPSHOT_MINOR;
+	return seclvl_dev_is_snapshot(MAJOR(dev), MINOR(dev));
 }
 
 /**
@@ -119,7 +113,8 @@ int seclvl_check_write(struct file *file, const char *what)
 	if (S_ISCHR(inode->i_mode)) {
 		if (seclvl_is_snapshot(inode->i_rdev))
 			return seclvl_check_snapshot(file, what);
-		if (!seclvl_is_devmem(inode->i_rdev))
+		if (!seclvl_dev_is_devmem(MAJOR(inode->i_rdev),
+					  MINOR(inode->i_rdev)))
 			return 0;
 		return seclvl_deny(SECLVL_DEVMEM_WRITE, true,
 				   "%s %pD (%u:%u)", what, file,
@@ -256,14 +251,14 @@ const struct seclvl_hook_set seclvl_file_hooks = {
 
 static void test_is_devmem(struct kunit *const test)
 {
-	KUNIT_EXPECT_TRUE(test, seclvl_is_devmem(MKDEV(1, 1)));
-	KUNIT_EXPECT_TRUE(test, seclvl_is_devmem(MKDEV(1, 2)));
-	KUNIT_EXPECT_TRUE(test, seclvl_is_devmem(MKDEV(1, 4)));
-	KUNIT_EXPECT_FALSE(test, seclvl_is_devmem(MKDEV(1, 3)));
-	KUNIT_EXPECT_FALSE(test, seclvl_is_devmem(MKDEV(1, 5)));
-	KUNIT_EXPECT_FALSE(test, seclvl_is_devmem(MKDEV(1, 8)));
-	KUNIT_EXPECT_FALSE(test, seclvl_is_devmem(MKDEV(4, 1)));
-	KUNIT_EXPECT_FALSE(test, seclvl_is_devmem(MKDEV(0, 1)));
+	KUNIT_EXPECT_TRUE(test, seclvl_dev_is_devmem(1, 1));
+	KUNIT_EXPECT_TRUE(test, seclvl_dev_is_devmem(1, 2));
+	KUNIT_EXPECT_TRUE(test, seclvl_dev_is_devmem(1, 4));
+	KUNIT_EXPECT_FALSE(test, seclvl_dev_is_devmem(1, 3));
+	KUNIT_EXPECT_FALSE(test, seclvl_dev_is_devmem(1, 5));
+	KUNIT_EXPECT_FALSE(test, seclvl_dev_is_devmem(1, 8));
+	KUNIT_EXPECT_FALSE(test, seclvl_dev_is_devmem(4, 1));
+	KUNIT_EXPECT_FALSE(test, seclvl_dev_is_devmem(0, 1));
 }
 
 static struct kunit_case file_test_cases[] = {

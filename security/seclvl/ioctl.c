@@ -12,6 +12,7 @@
  * Copyright (C) 2026 The seclvl authors
  */
 
+#include <kunit/test.h>
 #include <linux/blkdev.h>
 #include <linux/cdrom.h>
 #include <linux/file.h>
@@ -21,6 +22,7 @@
 #include <linux/lsm_hooks.h>
 #include <linux/magic.h>
 #include <linux/major.h>
+#include <linux/miscdevice.h>
 #include <linux/nvme_ioctl.h>
 #include <linux/uaccess.h>
 #include <uapi/linux/blkdev.h>
@@ -32,78 +34,31 @@
 #include <scsi/scsi_ioctl.h>
 #include <scsi/sg.h>
 
+#include "devrules.h"
+#include "ioctlrules.h"
 #include "seclvl.h"
 
 /*
- * A SCSI command can write through a descriptor open only for reading
- * when the caller has CAP_SYS_RAWIO (scsi_cmd_allowed()), that is while
- * `rawio` is not enforced.
+ * Whether a command that writes through @what (rules.h) writes the medium
+ * behind @file.  The class of a character device is read only when the
+ * command needs it.
  */
-static bool seclvl_scsi_may_write(struct file *file)
-{
-	return (file->f_mode & FMODE_WRITE) || !seclvl_applies(SECLVL_RAWIO);
-}
-
-/*
- * Whether an ioctl can write to the medium behind @file.  Each command is
- * judged only on the devices that understand it; another device answers
- * ENOTTY.  seclvl cannot read a passthrough command without racing the
- * driver, so a command that could write counts as a write.  NVMe
- * passthrough needs no more than CAP_SYS_ADMIN, whatever the descriptor's
- * mode.
- */
-static bool seclvl_ioctl_may_write(struct file *file, unsigned int cmd)
+static bool seclvl_writes_medium(struct file *file, unsigned int what)
 {
 	struct inode *inode = file_inode(file);
-	bool blk = S_ISBLK(inode->i_mode);
+	unsigned int device;
 
-	switch (cmd) {
-	case SG_IO:
-		return (blk || seclvl_is_sg(inode) ||
-			seclvl_chr_class_is(inode, "bsg")) &&
-		       seclvl_scsi_may_write(file);
-	case SCSI_IOCTL_SEND_COMMAND:
-		return (blk || seclvl_is_sg(inode)) &&
-		       seclvl_scsi_may_write(file);
-	case CDROM_SEND_PACKET:
-		return blk && seclvl_scsi_may_write(file);
-	/* ATA commands, which libata takes through SCSI disks and sg. */
-	case HDIO_DRIVE_CMD:
-	case HDIO_DRIVE_TASK:
-		return (blk || seclvl_is_sg(inode)) &&
-		       seclvl_scsi_may_write(file);
-	case BLKDISCARD:
-	case BLKSECDISCARD:
-	case BLKZEROOUT:
-	case BLKRESETZONE:
-	case BLKFINISHZONE:
-		return blk && (file->f_mode & FMODE_WRITE);
-	/* Moving a partition moves the blocks under its users. */
-	case BLKPG:
-	/* Self-encrypting disks: each of these erases or overwrites data. */
-	case IOC_OPAL_ERASE_LR:
-	case IOC_OPAL_SECURE_ERASE_LR:
-	case IOC_OPAL_REVERT_TPR:
-	case IOC_OPAL_PSID_REVERT_TPR:
-	case IOC_OPAL_REVERT_LSP:
-	case IOC_OPAL_WRITE_SHADOW_MBR:
-		return blk;
-	/* What a bound loop device maps, and how much of it. */
-	case LOOP_SET_STATUS:
-	case LOOP_SET_STATUS64:
-	case LOOP_CHANGE_FD:
-	case LOOP_SET_CAPACITY:
-		return blk && MAJOR(inode->i_rdev) == LOOP_MAJOR;
-	case NVME_IOCTL_ADMIN_CMD:
-	case NVME_IOCTL_SUBMIT_IO:
-	case NVME_IOCTL_IO_CMD:
-	case NVME_IOCTL_ADMIN64_CMD:
-	case NVME_IOCTL_IO64_CMD:
-	case NVME_IOCTL_IO64_CMD_VEC:
-		return blk || seclvl_is_nvme_chr(inode);
-	default:
+	if (!what)
 		return false;
+	device = seclvl_ioc_device(inode->i_mode, MAJOR(inode->i_rdev));
+	if (seclvl_ioc_needs_class(what, device, inode->i_mode)) {
+		if ((what & SECLVL_IOC_BSG) && seclvl_chr_class_is(inode, "bsg"))
+			device |= SECLVL_IOC_BSG;
+		if ((what & SECLVL_IOC_NVME) && seclvl_is_nvme_chr(inode))
+			device |= SECLVL_IOC_NVME;
 	}
+	return seclvl_ioc_writes(what, device, file->f_mode & FMODE_WRITE,
+				 seclvl_applies(SECLVL_RAWIO));
 }
 
 #ifdef CONFIG_BLOCK
@@ -235,7 +190,7 @@ static int hook_file_ioctl(struct file *file, unsigned int cmd,
 	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&
 	    S_ISBLK(inode->i_mode) && MAJOR(inode->i_rdev) == LOOP_MAJOR)
 		return seclvl_check_loop_bind(file, cmd, arg);
-	if (!seclvl_ioctl_may_write(file, cmd))
+	if (!seclvl_writes_medium(file, seclvl_ioctl_writes(cmd)))
 		return 0;
 	return seclvl_check_device_write(file);
 }
@@ -244,26 +199,10 @@ static int hook_file_ioctl(struct file *file, unsigned int cmd,
 /* io_uring's commands that write a disk, on the devices that take them. */
 static int hook_uring_cmd(struct io_uring_cmd *ioucmd)
 {
-	struct inode *inode = file_inode(ioucmd->file);
-
-	if (seclvl_current() <= 0)
+	if (seclvl_current() <= 0 ||
+	    !seclvl_writes_medium(ioucmd->file,
+				  seclvl_uring_cmd_writes(ioucmd->cmd_op)))
 		return 0;
-	switch (ioucmd->cmd_op) {
-	case BLOCK_URING_CMD_DISCARD:
-		if (!S_ISBLK(inode->i_mode) ||
-		    !(ioucmd->file->f_mode & FMODE_WRITE))
-			return 0;
-		break;
-	case NVME_URING_CMD_IO:
-	case NVME_URING_CMD_IO_VEC:
-	case NVME_URING_CMD_ADMIN:
-	case NVME_URING_CMD_ADMIN_VEC:
-		if (!seclvl_is_nvme_chr(inode))
-			return 0;
-		break;
-	default:
-		return 0;
-	}
 	return seclvl_check_device_write(ioucmd->file);
 }
 #endif
@@ -281,3 +220,70 @@ const struct seclvl_hook_set seclvl_ioctl_hooks = {
 	.count = ARRAY_SIZE(ioctl_hooks),
 	.serves = SECLVL_WRITE_RULES,
 };
+
+#ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST
+
+static void test_ioctl_writes(struct kunit *const test)
+{
+	const unsigned int blk = SECLVL_IOC_BLK, sg = SECLVL_IOC_SG;
+	const unsigned int loop = SECLVL_IOC_BLK | SECLVL_IOC_LOOP;
+
+	/* SCSI: open for writing, or with CAP_SYS_RAWIO. */
+	KUNIT_EXPECT_TRUE(test, seclvl_ioc_writes(seclvl_ioctl_writes(SG_IO),
+						  sg, false, false));
+	KUNIT_EXPECT_FALSE(test, seclvl_ioc_writes(seclvl_ioctl_writes(SG_IO),
+						   sg, false, true));
+	KUNIT_EXPECT_TRUE(test, seclvl_ioc_writes(seclvl_ioctl_writes(SG_IO),
+						  blk, true, true));
+	/* Discards need a descriptor open for writing. */
+	KUNIT_EXPECT_FALSE(test,
+			   seclvl_ioc_writes(seclvl_ioctl_writes(BLKDISCARD),
+					     blk, false, false));
+	KUNIT_EXPECT_FALSE(test,
+			   seclvl_ioc_writes(seclvl_ioctl_writes(BLKDISCARD),
+					     sg, true, false));
+	/* Only where the device takes the command. */
+	KUNIT_EXPECT_TRUE(test, seclvl_ioc_writes(seclvl_ioctl_writes(BLKPG),
+						  blk, false, true));
+	KUNIT_EXPECT_FALSE(test,
+			   seclvl_ioc_writes(seclvl_ioctl_writes(LOOP_SET_STATUS64),
+					     blk, true, false));
+	KUNIT_EXPECT_TRUE(test,
+			  seclvl_ioc_writes(seclvl_ioctl_writes(LOOP_SET_STATUS64),
+					    loop, false, true));
+	KUNIT_EXPECT_FALSE(test,
+			   seclvl_ioc_writes(seclvl_ioctl_writes(NVME_IOCTL_IO_CMD),
+					     sg, true, false));
+	KUNIT_EXPECT_TRUE(test,
+			  seclvl_ioc_writes(seclvl_ioctl_writes(NVME_IOCTL_IO_CMD),
+					    SECLVL_IOC_NVME, false, true));
+	KUNIT_EXPECT_EQ(test, 0, seclvl_ioctl_writes(BLKGETSIZE64));
+	/* io_uring: an NVMe command on a disk's block device is not one. */
+	KUNIT_EXPECT_FALSE(test,
+			   seclvl_ioc_writes(seclvl_uring_cmd_writes(NVME_URING_CMD_IO),
+					     blk, true, false));
+	/* Device numbers. */
+	KUNIT_EXPECT_EQ(test, loop, seclvl_ioc_device(S_IFBLK | 0660, LOOP_MAJOR));
+	KUNIT_EXPECT_EQ(test, sg,
+			seclvl_ioc_device(S_IFCHR | 0660, SCSI_GENERIC_MAJOR));
+	KUNIT_EXPECT_EQ(test, 0,
+			seclvl_ioc_device(S_IFREG | 0660, SCSI_GENERIC_MAJOR));
+	KUNIT_EXPECT_TRUE(test, seclvl_ioc_needs_class(seclvl_ioctl_writes(SG_IO),
+						       0, S_IFCHR | 0600));
+	KUNIT_EXPECT_FALSE(test, seclvl_ioc_needs_class(seclvl_ioctl_writes(SG_IO),
+							sg, S_IFCHR | 0600));
+}
+
+static struct kunit_case ioctl_test_cases[] = {
+	KUNIT_CASE(test_ioctl_writes),
+	{}
+};
+
+static struct kunit_suite ioctl_test_suite = {
+	.name = "seclvl_ioctl",
+	.test_cases = ioctl_test_cases,
+};
+
+kunit_test_suite(ioctl_test_suite);
+
+#endif /* CONFIG_SECURITY_SECLVL_KUNIT_TEST */

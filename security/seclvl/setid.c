@@ -17,35 +17,7 @@
 #include <linux/xattr.h>
 
 #include "seclvl.h"
-
-/*
- * The set-id bits of @mode that take effect on exec: set-uid on a file
- * anyone may execute, set-gid on one its group may (without group execute
- * S_ISGID means mandatory locking, and exec ignores it).
- */
-static umode_t seclvl_setid_effective(umode_t mode)
-{
-	umode_t bits = 0;
-
-	if ((mode & S_ISUID) && (mode & 0111))
-		bits |= S_ISUID;
-	if ((mode & S_ISGID) && (mode & 0010))	/* group execute */
-		bits |= S_ISGID;
-	return bits;
-}
-
-/*
- * Set-id bits raise privilege only when added, or made effective by an
- * execute bit, and only on non-directories (on a directory S_ISGID passes
- * the group on, S_ISUID does nothing).
- */
-static umode_t seclvl_setid_added(umode_t old, umode_t new)
-{
-	if (S_ISDIR(new))
-		return 0;
-	return (new & ~old & (S_ISUID | S_ISGID)) |
-	       (seclvl_setid_effective(new) & ~seclvl_setid_effective(old));
-}
+#include "setidrules.h"
 
 /*
  * Whether @inode carries file capabilities: a privileged program as much
@@ -82,8 +54,10 @@ int seclvl_check_setid_content(struct inode *inode, struct dentry *dentry,
 	if (seclvl_setid_effective(inode->i_mode))
 		return seclvl_deny(SECLVL_SETID_BITS, true,
 				   "%s set-id file %pd", what, dentry);
-	/* Capabilities act on exec: a file nobody may run has none. */
-	if ((inode->i_mode & 0111) && seclvl_has_fcaps(dentry, inode))
+	/* Asked only of a file someone may run: the lookup is not free. */
+	if (seclvl_content_refused(inode->i_mode,
+				   (inode->i_mode & 0111) &&
+				   seclvl_has_fcaps(dentry, inode)))
 		return seclvl_deny(SECLVL_SETID_BITS, true,
 				   "%s %pd, which has file capabilities",
 				   what, dentry);
@@ -103,10 +77,11 @@ int seclvl_check_chmod(struct dentry *dentry, const struct iattr *attr)
 	struct inode *inode = d_backing_inode(dentry);
 	umode_t old = inode->i_mode;
 
+	/* The lookup of file capabilities only where execute is added. */
 	if (!seclvl_applies(SECLVL_SETID_BITS) ||
-	    (!seclvl_setid_added(old, attr->ia_mode) &&
-	     !((attr->ia_mode & ~old & 0111) &&
-	       seclvl_has_fcaps(dentry, inode))))
+	    !seclvl_chmod_refused(old, attr->ia_mode,
+				  (attr->ia_mode & ~old & 0111) &&
+				  seclvl_has_fcaps(dentry, inode)))
 		return 0;
 	return seclvl_deny(SECLVL_SETID_BITS, true, "chmod %pd from %o to %o",
 			   dentry, old & S_IALLUGO, attr->ia_mode & S_IALLUGO);
@@ -233,8 +208,27 @@ static void test_setid_added(struct kunit *const test)
 			seclvl_setid_added(S_IFDIR | 0755, S_IFDIR | 06755));
 }
 
+static void test_mode_rules(struct kunit *const test)
+{
+	/* chmod: a bit added, or execute added to a file with capabilities. */
+	KUNIT_EXPECT_TRUE(test, seclvl_chmod_refused(S_IFREG | 0755,
+						     S_IFREG | 04755, false));
+	KUNIT_EXPECT_FALSE(test, seclvl_chmod_refused(S_IFREG | 0644,
+						      S_IFREG | 0755, false));
+	KUNIT_EXPECT_TRUE(test, seclvl_chmod_refused(S_IFREG | 0644,
+						     S_IFREG | 0754, true));
+	KUNIT_EXPECT_FALSE(test, seclvl_chmod_refused(S_IFREG | 0755,
+						      S_IFREG | 0700, true));
+	/* New content: a set-id program, or one with capabilities. */
+	KUNIT_EXPECT_TRUE(test, seclvl_content_refused(S_IFREG | 04755, false));
+	KUNIT_EXPECT_FALSE(test, seclvl_content_refused(S_IFREG | 04644, false));
+	KUNIT_EXPECT_TRUE(test, seclvl_content_refused(S_IFREG | 0755, true));
+	KUNIT_EXPECT_FALSE(test, seclvl_content_refused(S_IFREG | 0644, true));
+}
+
 static struct kunit_case setid_test_cases[] = {
 	KUNIT_CASE(test_setid_added),
+	KUNIT_CASE(test_mode_rules),
 	{}
 };
 

@@ -25,7 +25,12 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ['seclvl.bpf.c', 'seclvl_bpf.h', 'kconst.h', 'sha256.bpf.h',
            '../../../security/seclvl/restrictions.h',
-           '../../../security/seclvl/bpfnet.h']
+           '../../../security/seclvl/bpfnet.h',
+           '../../../security/seclvl/mountrules.h',
+           '../../../security/seclvl/caprules.h',
+           '../../../security/seclvl/devrules.h',
+           '../../../security/seclvl/ioctlrules.h',
+           '../../../security/seclvl/setidrules.h']
 LIBBPF = ['bpf_helper_defs.h', 'bpf_tracing.h', 'bpf_core_read.h',
           'bpf_helpers.h']
 

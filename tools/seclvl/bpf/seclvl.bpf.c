@@ -27,6 +27,10 @@
 #include "sha256.bpf.h"
 #include "../../../security/seclvl/bpfnet.h"
 #include "../../../security/seclvl/mountrules.h"
+#include "../../../security/seclvl/caprules.h"
+#include "../../../security/seclvl/devrules.h"
+#include "../../../security/seclvl/ioctlrules.h"
+#include "../../../security/seclvl/setidrules.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -362,41 +366,36 @@ SEC("lsm/capable")
 int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	     int cap, unsigned int opts)
 {
+	enum seclvl_restriction r = seclvl_cap_restriction(cap);
 	int level = seclvl_level();
 
 	if (level <= 0)
 		return 0;
 	/* As the LSM's: the host's root changing its IDs in a user's. */
 	if (!seclvl_init_ns(ns) &&
-	    (cap != CAP_SETUID || !seclvl_host_root(cred)))
+	    !seclvl_cap_in_scope(false, cap, seclvl_host_root(cred)))
 		return 0;
-	switch (cap) {
-	case CAP_LINUX_IMMUTABLE:
-		return seclvl_check(SECLVL_IMMUTABLE, level);
-	case CAP_SYS_RAWIO:
-		return seclvl_check(SECLVL_RAWIO, level);
-	case CAP_NET_ADMIN:
+	if (r == SECLVL_NET_ADMIN) {
 		if (seclvl_take_net_admin_noop() || seclvl_in_bpf())
 			return 0;
 		return seclvl_check(SECLVL_NET_ADMIN, level);
-	case CAP_SETUID:
-		return seclvl_check(SECLVL_SETUID, level);
-	case CAP_SYS_MODULE:
+	}
+	if (r == SECLVL_MODULES) {
 		if (seclvl_modules_listed() && !seclvl_unloading())
 			return 0;
 		return seclvl_check(SECLVL_MODULES, level);
-	case CAP_SYS_TIME: {
+	}
+	if ((unsigned int)r < SECLVL_NR_RESTRICTIONS)
+		return seclvl_check(r, level);
+	if (cap == CAP_SYS_TIME) {
 		/* adjtimex() asks for CAP_SYS_TIME and for no hook: see below. */
 		struct task_struct *task = bpf_get_current_task_btf();
 		int *back = bpf_task_storage_get(&seclvl_stepping_back, task, 0, 0);
 
 		if (back && *back)
 			return seclvl_check(SECLVL_TIME_BACKWARD, level);
-		return 0;
 	}
-	default:
-		return 0;
-	}
+	return 0;
 }
 
 /* Whether @mm is init's memory: init is its pid namespace's reaper. */
@@ -1028,37 +1027,13 @@ int BPF_PROG(seclvl_locked_down, enum lockdown_reason what)
 
 static __always_inline bool seclvl_is_devmem(dev_t dev)
 {
-	unsigned int minor = dev & MINORMASK;
-
-	return (dev >> MINORBITS) == MEM_MAJOR &&
-	       (minor == 1 || minor == 2 || minor == 4);
+	return seclvl_dev_is_devmem(dev >> MINORBITS, dev & MINORMASK);
 }
 
-/* As the LSM's: the set-id bits that take effect on exec. */
 /* As the LSM's: /dev/snapshot, checked by lockdown only at open. */
 static __always_inline bool seclvl_is_snapshot(dev_t dev)
 {
-	return (dev >> MINORBITS) == MISC_MAJOR &&
-	       (dev & MINORMASK) == SNAPSHOT_MINOR;
-}
-
-static __always_inline umode_t seclvl_setid_effective(umode_t mode)
-{
-	umode_t bits = 0;
-
-	if ((mode & S_ISUID) && (mode & 0111))
-		bits |= S_ISUID;
-	if ((mode & S_ISGID) && (mode & 0010))	/* group execute */
-		bits |= S_ISGID;
-	return bits;
-}
-
-static __always_inline umode_t seclvl_setid_added(umode_t old, umode_t new)
-{
-	if ((new & S_IFMT) == S_IFDIR)
-		return 0;
-	return (new & ~old & (S_ISUID | S_ISGID)) |
-	       (seclvl_setid_effective(new) & ~seclvl_setid_effective(old));
+	return seclvl_dev_is_snapshot(dev >> MINORBITS, dev & MINORMASK);
 }
 
 static __always_inline bool seclvl_is_blk(struct inode *inode)
@@ -1073,8 +1048,7 @@ static __always_inline bool seclvl_is_chr(struct inode *inode)
 
 static __always_inline bool seclvl_is_sg(struct inode *inode)
 {
-	return seclvl_is_chr(inode) &&
-	       (inode->i_rdev >> MINORBITS) == SCSI_GENERIC_MAJOR;
+	return seclvl_dev_is_sg(inode->i_mode, inode->i_rdev >> MINORBITS);
 }
 
 /* Whether the kernel string @kstr is @name, @len bytes with its NUL. */
@@ -1300,7 +1274,7 @@ static __always_inline int seclvl_check_change(umode_t mode,
 					       struct address_space *mapping,
 					       int level)
 {
-	if (seclvl_setid_effective(mode) &&
+	if (seclvl_content_refused(mode, false) &&
 	    seclvl_enforced(SECLVL_SETID_BITS, level))
 		return seclvl_refuse(SECLVL_SETID_BITS);
 	if (seclvl_backs_loop(mapping))
@@ -1689,62 +1663,27 @@ int BPF_PROG(seclvl_file_permission, struct file *file, int mask)
 	return seclvl_check_write(file, level);
 }
 
-static __always_inline bool seclvl_scsi_may_write(struct file *file, int level)
-{
-	return (file->f_mode & FMODE_WRITE) ||
-	       !seclvl_enforced(SECLVL_RAWIO, level);
-}
-
-/* As the LSM's seclvl_ioctl_may_write(): only where the device takes it. */
-static __always_inline bool seclvl_ioctl_may_write(struct file *file,
-						   unsigned int cmd, int level)
+/*
+ * As the LSM's seclvl_writes_medium(): whether a command that writes
+ * through @what (rules.h) writes the medium behind @file.
+ */
+static __always_inline bool seclvl_writes_medium(struct file *file,
+						 unsigned int what, int level)
 {
 	struct inode *inode = file->f_inode;
-	bool blk = seclvl_is_blk(inode);
+	unsigned int device;
 
-	switch (cmd) {
-	case SG_IO:
-		return (blk || seclvl_is_sg(inode) ||
-			SECLVL_CLASS_IS(inode, "bsg")) &&
-		       seclvl_scsi_may_write(file, level);
-	case SCSI_IOCTL_SEND_COMMAND:
-		return (blk || seclvl_is_sg(inode)) &&
-		       seclvl_scsi_may_write(file, level);
-	case CDROM_SEND_PACKET:
-		return blk && seclvl_scsi_may_write(file, level);
-	case HDIO_DRIVE_CMD:
-	case HDIO_DRIVE_TASK:
-		return (blk || seclvl_is_sg(inode)) &&
-		       seclvl_scsi_may_write(file, level);
-	case BLKDISCARD:
-	case BLKSECDISCARD:
-	case BLKZEROOUT:
-	case BLKRESETZONE:
-	case BLKFINISHZONE:
-		return blk && (file->f_mode & FMODE_WRITE);
-	case BLKPG:
-	case IOC_OPAL_ERASE_LR:
-	case IOC_OPAL_SECURE_ERASE_LR:
-	case IOC_OPAL_REVERT_TPR:
-	case IOC_OPAL_PSID_REVERT_TPR:
-	case IOC_OPAL_REVERT_LSP:
-	case IOC_OPAL_WRITE_SHADOW_MBR:
-		return blk;
-	case LOOP_SET_STATUS:
-	case LOOP_SET_STATUS64:
-	case LOOP_CHANGE_FD:
-	case LOOP_SET_CAPACITY:
-		return blk && (inode->i_rdev >> MINORBITS) == LOOP_MAJOR;
-	case NVME_IOCTL_ADMIN_CMD:
-	case NVME_IOCTL_SUBMIT_IO:
-	case NVME_IOCTL_IO_CMD:
-	case NVME_IOCTL_ADMIN64_CMD:
-	case NVME_IOCTL_IO64_CMD:
-	case NVME_IOCTL_IO64_CMD_VEC:
-		return blk || seclvl_is_nvme_chr(inode);
-	default:
+	if (!what)
 		return false;
+	device = seclvl_ioc_device(inode->i_mode, inode->i_rdev >> MINORBITS);
+	if (seclvl_ioc_needs_class(what, device, inode->i_mode)) {
+		if ((what & SECLVL_IOC_BSG) && SECLVL_CLASS_IS(inode, "bsg"))
+			device |= SECLVL_IOC_BSG;
+		if ((what & SECLVL_IOC_NVME) && seclvl_is_nvme_chr(inode))
+			device |= SECLVL_IOC_NVME;
 	}
+	return seclvl_ioc_writes(what, device, file->f_mode & FMODE_WRITE,
+				 seclvl_enforced(SECLVL_RAWIO, level));
 }
 
 /* The file at descriptor @fd of the current task, or NULL: not pinned. */
@@ -1905,7 +1844,7 @@ static __always_inline int seclvl_ioctl(struct file *file, unsigned int cmd,
 	if ((cmd == LOOP_SET_FD || cmd == LOOP_CONFIGURE) &&
 	    seclvl_is_blk(inode) && (inode->i_rdev >> MINORBITS) == LOOP_MAJOR)
 		return seclvl_loop_bind(file, cmd, arg, level);
-	if (!seclvl_ioctl_may_write(file, cmd, level))
+	if (!seclvl_writes_medium(file, seclvl_ioctl_writes(cmd), level))
 		return 0;
 	return seclvl_check_device_write(file, level);
 }
@@ -1928,26 +1867,13 @@ SEC("lsm/uring_cmd")
 int BPF_PROG(seclvl_uring_cmd, struct io_uring_cmd *ioucmd)
 {
 	struct file *file = ioucmd->file;
-	struct inode *inode = file->f_inode;
 	int level = seclvl_level();
 
 	if (level <= 0)
 		return 0;
-	switch (ioucmd->cmd_op) {
-	case BLOCK_URING_CMD_DISCARD:
-		if (!seclvl_is_blk(inode) || !(file->f_mode & FMODE_WRITE))
-			return 0;
-		break;
-	case NVME_URING_CMD_IO:
-	case NVME_URING_CMD_IO_VEC:
-	case NVME_URING_CMD_ADMIN:
-	case NVME_URING_CMD_ADMIN_VEC:
-		if (!seclvl_is_nvme_chr(inode))
-			return 0;
-		break;
-	default:
+	if (!seclvl_writes_medium(file, seclvl_uring_cmd_writes(ioucmd->cmd_op),
+				  level))
 		return 0;
-	}
 	return seclvl_check_device_write(file, level);
 }
 
@@ -2005,9 +1931,8 @@ static __always_inline int seclvl_setattr(struct dentry *dentry,
 	    !(attr->ia_valid & ATTR_MODE) || !inode)
 		return 0;
 	/* Execute added makes file capabilities usable by more users. */
-	if (!seclvl_setid_added(inode->i_mode, attr->ia_mode) &&
-	    !((attr->ia_mode & ~inode->i_mode & 0111) &&
-	      seclvl_may_have_fcaps(inode)))
+	if (!seclvl_chmod_refused(inode->i_mode, attr->ia_mode,
+				  seclvl_may_have_fcaps(inode)))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS);
 }
