@@ -13,6 +13,7 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/lsm_hooks.h>
+#include <linux/posix_acl.h>
 #include <linux/stat.h>
 #include <linux/xattr.h>
 
@@ -135,29 +136,43 @@ static int hook_inode_setxattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			   "set file capabilities on %pd", dentry);
 }
 
+/* Whether @acl grants execute to anyone, its owner included. */
+static bool seclvl_acl_grants_exec(const struct posix_acl *acl)
+{
+	const struct posix_acl_entry *pa, *pe;
+
+	if (!acl)
+		return false;
+	FOREACH_ACL_ENTRY(pa, acl, pe)
+		if (pa->e_perm & ACL_EXECUTE)
+			return true;
+	return false;
+}
+
 /*
- * An access ACL rewrites the mode's permission bits (the mask becomes the
- * group bits) without inode_setattr, and grants execute to named users and
- * groups, so it can make dormant set-id bits or file capabilities usable
- * by others: none is set on such a program.
+ * An access ACL rewrites the mode's permission bits and grants execute to
+ * named users and groups, without inode_setattr (setidrules.h).
  */
 static int hook_inode_set_acl(struct mnt_idmap *idmap, struct dentry *dentry,
 			      const char *acl_name, struct posix_acl *kacl)
 {
 	struct inode *inode = d_backing_inode(dentry);
+	bool exec;
 
-	if (!seclvl_applies(SECLVL_SETID_BITS) || S_ISDIR(inode->i_mode) ||
+	if (!seclvl_applies(SECLVL_SETID_BITS) ||
 	    strcmp(acl_name, XATTR_NAME_POSIX_ACL_ACCESS))
+		return 0;
+	exec = seclvl_acl_grants_exec(kacl);
+	if (!seclvl_acl_refused(inode->i_mode, exec,
+				exec && seclvl_has_fcaps(dentry, inode)))
 		return 0;
 	if (inode->i_mode & (S_ISUID | S_ISGID))
 		return seclvl_deny(SECLVL_SETID_BITS, true,
 				   "set an access ACL on set-id file %pd",
 				   dentry);
-	if (seclvl_has_fcaps(dentry, inode))
-		return seclvl_deny(SECLVL_SETID_BITS, true,
-				   "set an access ACL on %pd, which has file capabilities",
-				   dentry);
-	return 0;
+	return seclvl_deny(SECLVL_SETID_BITS, true,
+			   "set an access ACL granting execute on %pd, which has file capabilities",
+			   dentry);
 }
 
 static struct security_hook_list setid_hooks[] __ro_after_init = {

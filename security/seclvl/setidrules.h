@@ -64,4 +64,18 @@ static inline bool seclvl_content_refused(umode_t mode, bool fcaps)
 	return seclvl_setid_effective(mode) || ((mode & 0111) && fcaps);
 }
 
+/*
+ * Whether an access ACL may not be set on a file of @mode.  It rewrites the
+ * mode's permission bits (the mask becomes the group bits) without
+ * inode_setattr, so on a set-id program it can make dormant bits usable;
+ * and one that grants execute to anyone (@grants_exec) makes file
+ * capabilities (@fcaps) usable by others.
+ */
+static inline bool seclvl_acl_refused(umode_t mode, bool grants_exec,
+				      bool fcaps)
+{
+	return (mode & S_IFMT) != S_IFDIR &&
+	       ((mode & (S_ISUID | S_ISGID)) || (grants_exec && fcaps));
+}
+
 #endif /* _SECURITY_SECLVL_SETIDRULES_H */

@@ -102,14 +102,16 @@ prepare() {
 	chmod 4644 /run/seclvl/dormant-suid
 	chmod 2644 /run/seclvl/acl-sgid
 	# Programs with file capabilities (cap_net_raw+ep), as setcap makes.
-	for f in write-fcaps mmap-fcaps dormant-fcaps acl-fcaps; do
+	for f in write-fcaps mmap-fcaps dormant-fcaps acl-fcaps acl-noexec-fcaps; do
 		echo data > /run/seclvl/$f
 	done
 	chmod 755 /run/seclvl/write-fcaps /run/seclvl/mmap-fcaps
-	chmod 700 /run/seclvl/dormant-fcaps /run/seclvl/acl-fcaps
-	check "give four files capabilities at level 0" \
+	chmod 700 /run/seclvl/dormant-fcaps /run/seclvl/acl-fcaps \
+		/run/seclvl/acl-noexec-fcaps
+	check "give five files capabilities at level 0" \
 		/selftests/seclvl/setcap_helper /run/seclvl/write-fcaps \
-		/run/seclvl/mmap-fcaps /run/seclvl/dormant-fcaps /run/seclvl/acl-fcaps
+		/run/seclvl/mmap-fcaps /run/seclvl/dormant-fcaps /run/seclvl/acl-fcaps \
+		/run/seclvl/acl-noexec-fcaps
 	check "load ${SECLVL_MOD_UNLOAD:-seclvl_test_unload} at level 0" \
 		insmod /lib/seclvl/${SECLVL_MOD_UNLOAD:-seclvl_test_unload}.ko
 	dd if=/dev/zero of=/run/seclvl/loop0.img bs=64k count=16 2>/dev/null

@@ -2007,15 +2007,12 @@ static __always_inline bool seclvl_acl_grants_exec(struct posix_acl *acl)
 							     e_perm));
 }
 
-/* Whether a new access ACL is refused: see seclvl_inode_set_acl(). */
-static __always_inline bool seclvl_acl_refused(struct inode *inode,
-					       bool grants_exec)
+/* A new access ACL on @inode (setidrules.h), granting execute or not. */
+static __always_inline bool seclvl_acl_refused_on(struct inode *inode,
+						  bool grants_exec)
 {
-	umode_t mode = inode->i_mode;
-
-	return (mode & S_IFMT) != S_IFDIR &&
-	       ((mode & (S_ISUID | S_ISGID)) ||
-		(grants_exec && seclvl_may_have_fcaps(inode)));
+	return seclvl_acl_refused(inode->i_mode, grants_exec,
+				  grants_exec && seclvl_may_have_fcaps(inode));
 }
 
 /*
@@ -2055,7 +2052,7 @@ int BPF_PROG(seclvl_inode_set_acl, struct mnt_idmap *idmap,
 	int level = seclvl_level();
 
 	if (!seclvl_enforced(SECLVL_SETID_BITS, level) || !inode ||
-	    !seclvl_acl_refused(inode, kacl && seclvl_acl_grants_exec(kacl)) ||
+	    !seclvl_acl_refused_on(inode, kacl && seclvl_acl_grants_exec(kacl)) ||
 	    !seclvl_is_access_acl(acl_name))
 		return 0;
 	return seclvl_refuse(SECLVL_SETID_BITS);
@@ -2081,9 +2078,9 @@ int BPF_PROG(seclvl_inode_setxattr, struct mnt_idmap *idmap,
 	if (inode && seclvl_is_access_acl(name)) {
 		if (bpf_get_func_arg(ctx, 3, &value) ||
 		    bpf_get_func_arg(ctx, 4, &size) ||
-		    seclvl_acl_refused(inode,
-				       seclvl_xattr_acl_grants_exec((void *)value,
-								    size)))
+		    seclvl_acl_refused_on(inode,
+					  seclvl_xattr_acl_grants_exec((void *)value,
+								       size)))
 			return seclvl_refuse(SECLVL_SETID_BITS);
 		return 0;
 	}

@@ -2694,6 +2694,7 @@ TEST(bpf_freplace_and_fmod_ret)
 #define MMAP_FCAPS PREP_DIR "/mmap-fcaps"
 #define DORMANT_FCAPS PREP_DIR "/dormant-fcaps"
 #define ACL_FCAPS PREP_DIR "/acl-fcaps"
+#define ACL_NOEXEC_FCAPS PREP_DIR "/acl-noexec-fcaps"
 
 static bool has_fcaps(const char *path)
 {
@@ -2775,6 +2776,32 @@ TEST(fcaps_acl)
 	EXPECT_REFUSED_BY(r, setxattr(ACL_FCAPS, "system.posix_acl_access",
 				      &acl, sizeof(acl), 0), EPERM);
 	EXPECT_EQ(refused("setid_bits") ? 0700 : 0755, mode_of(ACL_FCAPS));
+}
+
+/*
+ * An access ACL that grants nobody execute leaves the capabilities to
+ * root, who alone may run the file: allowed at every level.
+ */
+TEST(fcaps_acl_no_exec_allowed)
+{
+	struct {
+		__u32 version;
+		struct { __u16 tag, perm; __u32 id; } e[4];
+	} acl = {
+		.version = 2,
+		.e = {
+			{ 0x01, 6, -1 },	/* ACL_USER_OBJ rw- */
+			{ 0x04, 4, -1 },	/* ACL_GROUP_OBJ r-- */
+			{ 0x10, 4, -1 },	/* ACL_MASK r-- */
+			{ 0x20, 0, -1 },	/* ACL_OTHER --- */
+		},
+	};
+
+	ASSERT_TRUE(has_fcaps(ACL_NOEXEC_FCAPS)) TH_LOG("made at level 0");
+	EXPECT_EQ(0, setxattr(ACL_NOEXEC_FCAPS, "system.posix_acl_access",
+			      &acl, sizeof(acl), 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0640, mode_of(ACL_NOEXEC_FCAPS));
+	EXPECT_TRUE(has_fcaps(ACL_NOEXEC_FCAPS));
 }
 
 /*
