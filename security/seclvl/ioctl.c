@@ -66,8 +66,8 @@ static bool seclvl_writes_medium(struct file *file, unsigned int what)
  * Binding a loop device to a disk gives a second way to write the disk,
  * which writes to the loop device cannot show: judge the binding as a
  * write to the disk.  The descriptor is looked up again by the driver; a
- * caller that swaps it in between is not seen (see the admin guide).  A
- * read-only binding writes nothing.
+ * caller that swaps it in between is not seen (see the design document,
+ * Documentation/security/seclvl.rst).  A read-only binding writes nothing.
  */
 static int seclvl_check_loop_bind(struct file *loop, unsigned int cmd,
 				  unsigned long arg)

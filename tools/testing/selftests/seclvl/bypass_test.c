@@ -8,7 +8,7 @@
  * attempt fails with EPERM (or the errno the kernel maps it to), the
  * restriction counts it and nothing is changed; below that level it works.
  * The vectors the seed's own restrictions already covered are tested in
- * restrictions_test; Documentation/admin-guide/LSM/seclvl.rst lists both.
+ * restrictions_test; Documentation/security/seclvl.rst lists both.
  *
  * Copyright (C) 2026 The seclvl authors
  */
