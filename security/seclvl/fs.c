@@ -181,7 +181,6 @@ static int seclvl_sysctl_level(const struct ctl_table *table, int write,
 static struct ctl_table seclvl_sysctl_table[] = {
 	{
 		.procname = "securelevel",
-		.maxlen = sizeof(int),
 		.mode = 0644,
 		.proc_handler = seclvl_sysctl_level,
 	},
