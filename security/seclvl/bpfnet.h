@@ -8,7 +8,7 @@
  * capability does not keep root from filtering or redirecting the host's
  * traffic.  net_admin judges such an attach by where it goes instead.
  * Pure: the LSM and the BPF backend both include it, with the UAPI's
- * enum bpf_cmd and enum bpf_attach_type in scope.
+ * enum bpf_cmd, enum bpf_attach_type and union bpf_attr in scope.
  *
  * Copyright (C) 2026 The seclvl authors
  */
@@ -97,6 +97,26 @@ seclvl_bpf_attach_net(int cmd, unsigned int type)
 		return SECLVL_BPF_NET_CGROUP;
 	default:
 		return SECLVL_BPF_NOT_NET;
+	}
+}
+
+/*
+ * The attach type, target descriptor and flags of a bpf(2) attach, detach
+ * or link_create: a link to a cgroup always lets others attach too.
+ */
+static inline void seclvl_bpf_attach_of(int cmd, const union bpf_attr *attr,
+					unsigned int *type,
+					unsigned int *target,
+					unsigned int *flags)
+{
+	if (cmd == BPF_LINK_CREATE) {
+		*type = attr->link_create.attach_type;
+		*target = attr->link_create.target_fd;
+		*flags = BPF_F_ALLOW_MULTI;
+	} else {
+		*type = attr->attach_type;
+		*target = attr->target_fd;
+		*flags = attr->attach_flags;
 	}
 }
 

@@ -268,15 +268,7 @@ static int hook_bpf(int cmd, union bpf_attr *attr, unsigned int size)
 	      attr->expected_attach_type == BPF_MODIFY_RETURN)))
 		return seclvl_deny(SECLVL_NET_ADMIN, true,
 				   "load a BPF program that replaces or overrides others");
-	if (cmd == BPF_LINK_CREATE) {
-		type = attr->link_create.attach_type;
-		target = attr->link_create.target_fd;
-		flags = BPF_F_ALLOW_MULTI;	/* what a cgroup link always is */
-	} else {
-		type = attr->attach_type;
-		target = attr->target_fd;
-		flags = attr->attach_flags;
-	}
+	seclvl_bpf_attach_of(cmd, attr, &type, &target, &flags);
 	where = seclvl_bpf_attach_net(cmd, type);
 	if (where == SECLVL_BPF_NOT_NET)
 		return 0;

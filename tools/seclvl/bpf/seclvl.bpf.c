@@ -2215,15 +2215,7 @@ static __always_inline int seclvl_bpf_net_check(int cmd,
 
 	if (!seclvl_enforced(SECLVL_NET_ADMIN, level))
 		return 0;
-	if (cmd == BPF_LINK_CREATE) {
-		type = attr->link_create.attach_type;
-		target = attr->link_create.target_fd;
-		flags = BPF_F_ALLOW_MULTI;
-	} else {
-		type = attr->attach_type;
-		target = attr->target_fd;
-		flags = attr->attach_flags;
-	}
+	seclvl_bpf_attach_of(cmd, attr, &type, &target, &flags);
 	where = seclvl_bpf_attach_net(cmd, type);
 	if (where == SECLVL_BPF_NOT_NET)
 		return 0;
