@@ -131,7 +131,7 @@ bool seclvl_in_bpf(void)
  */
 static bool seclvl_is_net_sysctl(struct file *file)
 {
-#if defined(CONFIG_NET) && defined(CONFIG_PROC_SYSCTL)
+#if defined(CONFIG_NET) && defined(CONFIG_SYSCTL)
 	return proc_sys_set(file) == &init_net.sysctls;
 #else
 	return false;
