@@ -16,6 +16,7 @@
 #include <kunit/test.h>
 #include <linux/capability.h>
 #include <linux/ctype.h>
+#include <linux/hex.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>

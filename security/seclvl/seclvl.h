@@ -17,7 +17,7 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
-#include <linux/moduleparam.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/types.h>
@@ -33,7 +33,7 @@
 #define SECLVL_LEVEL_WRITE_MAX 16
 #define SECLVL_RULE_WRITE_MAX 64
 /* "sha256:<64 hex> <name>\n", a name as long as a module's may be. */
-#define SECLVL_MODULE_NAME_MAX (MAX_PARAM_PREFIX_LEN - 1) /* MODULE_NAME_LEN */
+#define SECLVL_MODULE_NAME_MAX (MODULE_NAME_LEN - 1)
 #define SECLVL_MODULE_WRITE_MAX (7 + 64 + 1 + SECLVL_MODULE_NAME_MAX + 1)
 /* Entries in the list of module images: two per module a distribution ships. */
 #define SECLVL_MODULES_MAX 16384
