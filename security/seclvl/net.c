@@ -18,6 +18,7 @@
 #include <linux/fs.h>
 #include <linux/kernfs.h>
 #include <linux/lsm_hooks.h>
+#include <linux/netdevice.h>
 #include <linux/netlink.h>
 #include <linux/nsproxy.h>
 #include <linux/proc_fs.h>
@@ -160,6 +161,16 @@ static bool seclvl_is_net_proc(struct file *file)
 #endif
 }
 
+#ifdef CONFIG_NET
+/* Whether @kn is called @name: kernfs_name() reads it under kernfs's lock. */
+static bool seclvl_kn_named(struct kernfs_node *kn, const char *name)
+{
+	char buf[8];
+
+	return kernfs_name(kn, buf, sizeof(buf)) >= 0 && !strcmp(buf, name);
+}
+#endif
+
 /*
  * A file of a network device, or of the network class, of the initial
  * namespace in sysfs: byte queue limits and bonding options, for two, are
@@ -171,17 +182,32 @@ static bool seclvl_is_net_sysfs(struct file *file)
 {
 #ifdef CONFIG_NET
 	struct kernfs_node *kn = kernfs_node_from_dentry(file->f_path.dentry);
+	struct kernfs_node *parent;
+	bool host = false;
 
-	if (!kn || !strcmp(kn->name, "uevent"))
+	if (!kn || seclvl_kn_named(kn, "uevent"))
 		return false;
-	for (; kn->parent; kn = kn->parent) {
-		if (kn->ns)
-			return kn->ns == &init_net;
-		if (kn->parent->ns && !strcmp(kn->name, "power"))
-			return false;
+	/* Each parent is held, as kernfs wants it, while it is looked at. */
+	kernfs_get(kn);
+	while ((parent = kernfs_get_parent(kn))) {
+		if (kn->ns) {
+			/* The tag of the initial namespace, whatever its type. */
+			host = kn->ns == net_ns_type_operations.initial_ns();
+			kernfs_put(parent);
+			break;
+		}
+		if (parent->ns && seclvl_kn_named(kn, "power")) {
+			kernfs_put(parent);
+			break;
+		}
+		kernfs_put(kn);
+		kn = parent;
 	}
-#endif
+	kernfs_put(kn);
+	return host;
+#else
 	return false;
+#endif
 }
 
 /**
