@@ -328,6 +328,25 @@ static int hook_bpf(int cmd, union bpf_attr *attr, unsigned int size)
 		return 0;
 	}
 }
+
+/*
+ * Newer kernels (7.3) also tell the bpf hook whether the command comes
+ * from a BPF program (bpf_sys_bpf()) rather than from the bpf() system
+ * call: the same command on the same descriptors, which root can issue
+ * either way, so it is judged alike.
+ */
+static int hook_bpf_kernel(int cmd, union bpf_attr *attr, unsigned int size,
+			   bool kernel)
+{
+	return hook_bpf(cmd, attr, size);
+}
+
+/* The one of the two that has the type of this kernel's bpf hook. */
+#define SECLVL_HOOK_BPF							\
+	__builtin_choose_expr(						\
+		__same_type(((union security_list_options *)NULL)->bpf,	\
+			    &hook_bpf_kernel),				\
+		hook_bpf_kernel, hook_bpf)
 #endif
 
 static struct security_hook_list net_hooks[] __ro_after_init = {
@@ -336,7 +355,7 @@ static struct security_hook_list net_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_setsockopt, hook_socket_setsockopt),
 #endif
 #ifdef CONFIG_BPF_SYSCALL
-	LSM_HOOK_INIT(bpf, hook_bpf),
+	LSM_HOOK_INIT(bpf, SECLVL_HOOK_BPF),
 #endif
 };
 
