@@ -91,7 +91,7 @@ static int __init seclvl_init(void)
 }
 
 DEFINE_LSM(seclvl) = {
-	.name = SECLVL_NAME,
+	LSM_INFO_ID(seclvl),
 	.init = seclvl_init,
 	.blobs = &seclvl_blob_sizes,
 };
