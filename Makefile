@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# seclvl: BSD secure levels for Linux 6.12.  See README.md.
+# seclvl: BSD secure levels for Linux 7.3 and 6.12.  See README.md.
 #
 #   make test   build the kernel with seclvl, boot every scenario, report
 #   make run    boot the same kernel to a shell at level 0
@@ -7,13 +7,14 @@
 #   make bench  what seclvl costs per hooked path and workload, on a release kernel and Debian's
 #   make release  a kernel configured as Debian's, with seclvl built in, and its initramfs
 #   make patch  the patch series with a cover letter, in build/series/
-#   make install KSRC=/path/to/linux-6.12   put seclvl into a kernel tree
+#               (Linux 7.3), and its 6.12 backport in build/series-6.12/
+#   make install KSRC=/path/to/linux   put seclvl into a 7.3 or 6.12 tree
 #   make seclvlctl, make install-seclvlctl [DESTDIR=] [PREFIX=/usr/local]
 #   make seclvl-bpf, make install-seclvl-bpf   the BPF backend, for stock kernels
 
 H := harness
 
-.PHONY: all deps tree kernel guest stock tiny debian release test run demo bench checkpatch clean distclean \
+.PHONY: all deps tree kernel kernel-7.3 guest stock tiny debian release test run demo bench checkpatch clean distclean \
 	seclvlctl install-seclvlctl seclvl-bpf install-seclvl-bpf patch install
 
 all: guest seclvlctl
@@ -54,6 +55,12 @@ guest: kernel
 stock: guest
 	@$(H)/build-stock.sh
 
+# The same on the newest kernel: its tree, test kernel and guest.
+kernel-7.3: deps
+	@SECLVL_KVER=7.3 $(H)/tree.sh
+	@SECLVL_KVER=7.3 $(H)/build-kernel.sh
+	@SECLVL_KVER=7.3 $(H)/build-guest.sh
+
 tiny: kernel
 	@$(H)/build-tiny.sh
 
@@ -87,7 +94,7 @@ checkpatch: tree
 		./scripts/checkpatch.pl --no-tree --strict ../../patches/*.patch
 
 clean:
-	rm -rf build/kernel build/guest build/results build/tiny build/check
+	rm -rf build/kernel build/guest build/kernel-7.3 build/guest-7.3 build/results build/tiny build/check
 
 distclean:
 	rm -rf build

@@ -24,7 +24,7 @@ if [ ! -f "$KOUT/.config" ] || [ "$(cat "$KOUT/config.stamp" 2>/dev/null)" != "$
 	echo "$want" > "$KOUT/config.stamp"
 fi
 
-say "building the kernel (make -j$JOBS; log in build/kernel/build.log)"
+say "building the kernel (make -j$JOBS; log in ${KOUT#"$TOP"/}/build.log)"
 progress "kernel build" "$KOUT/build.log" kbuild_status \
 	make -C "$SRC" O="$KOUT" CC="ccache gcc" -j"$JOBS" bzImage modules
 # Compiler warnings in our files would otherwise hide in the log.

@@ -2,9 +2,6 @@
 # Paths shared by the harness scripts; sourced, not run.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$TOP/build
-SRC=$BUILD/linux-source-6.12
-KOUT=$BUILD/kernel
-GUEST=$BUILD/guest
 STOCK=$BUILD/stock
 # The Debian kernels the BPF backend is tested on (build-stock.sh KERNEL):
 # Debian 12's 6.12 first (the default, the reference of the backend's
@@ -31,7 +28,6 @@ stock_packages() { # KERNEL: its uname -r, then the packages that hold it
 	*) die "unknown stock kernel '$1' (one of: ${stock_kernels[*]})" ;;
 	esac
 }
-TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=$(nproc)
 
 # QEMU's accelerator for every guest: TCG with all vCPUs on one host thread.
@@ -49,6 +45,54 @@ QEMU_ACCEL=tcg,thread=single
 
 say() { printf '== %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The kernel seclvl is built into: 6.12 (the default, from Debian 12's
+# linux-source-6.12 on the host), or 7.3, the newest Debian ships
+# (trixie-backports' linux-source-7.3, fetched into build/), whose patches
+# are in patches/7.3.  Each has its own tree, test kernel and guest.
+use_kernel() { # KVER: set KVER, SRC, KOUT, GUEST, PATCHES, TARBALL and SERIES
+	case $1 in
+	6.12)
+		SRC=$BUILD/linux-source-6.12 KOUT=$BUILD/kernel GUEST=$BUILD/guest
+		PATCHES=$TOP/patches TARBALL=/usr/src/linux-source-6.12.tar.xz
+		SERIES=$BUILD/series-6.12
+		;;
+	7.3)
+		SRC=$BUILD/linux-source-7.3/linux-source-7.3 KOUT=$BUILD/kernel-7.3
+		GUEST=$BUILD/guest-7.3 PATCHES=$TOP/patches/7.3
+		TARBALL=$BUILD/linux-source-7.3/pkg/usr/src/linux-source-7.3.tar.xz
+		SERIES=$BUILD/series
+		;;
+	*) die "kernel '$1': seclvl builds into 6.12 or 7.3 (SECLVL_KVER)" ;;
+	esac
+	KVER=$1
+}
+use_kernel "${SECLVL_KVER:-6.12}"
+
+# The kernel's source tarball: 6.12's is the host's package (deps.sh),
+# 7.3's is fetched into build/ once.
+fetch_tarball() {
+	local pkg=$BUILD/linux-source-7.3/pkg deb
+
+	[ "$KVER" = 7.3 ] && [ ! -f "$pkg/version" ] || return 0
+	. "$TOP/harness/apt.sh"
+	apt_setup
+	deb=$(apt_fetch linux-source-7.3)
+	say "unpacking $(basename "$deb")"
+	rm -rf "$pkg"
+	mkdir -p "$pkg"
+	dpkg-deb -x "$deb" "$pkg"
+	dpkg-deb -f "$deb" Version > "$pkg/version"
+}
+
+# The Debian version of the kernel's linux-source package, "6.12.118-1~deb12u1".
+source_version() {
+	if [ "$KVER" = 7.3 ]; then
+		cat "$BUILD/linux-source-7.3/pkg/version"
+	else
+		dpkg-query -W -f='${Version}' linux-source-6.12
+	fi
+}
 
 # A progress() status for steps that cannot say how far they are.
 no_status() { :; }

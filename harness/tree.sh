@@ -1,20 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Unpack Debian's linux-source-6.12 into build/, apply patches/ and copy our
+# Unpack Debian's linux-source of the kernel SECLVL_KVER names (6.12 by
+# default, or 7.3: common.sh) into build/, apply its patches and copy our
 # files in.  The tree is unpacked again only when the tarball or a patch
 # changes; our files are copied by content, so only changed ones rebuild.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+fetch_tarball
 [ -f "$TARBALL" ] || die "$TARBALL missing: run harness/deps.sh"
-stamp=$BUILD/tree.stamp
-want=$( (stat -c '%s %Y' "$TARBALL"; cat "$TOP"/patches/*.patch) | sha256sum | cut -c1-64)
+stamp=$SRC.stamp
+want=$( (stat -c '%s %Y' "$TARBALL"; cat "$PATCHES"/*.patch) | sha256sum | cut -c1-64)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-	say "unpacking $(basename "$TARBALL") and applying patches/"
+	say "unpacking $(basename "$TARBALL") and applying ${PATCHES#"$TOP"/}/"
 	rm -rf "$SRC" "$stamp"
-	mkdir -p "$BUILD"
-	progress "unpacking" "$BUILD/unpack.log" no_status tar -C "$BUILD" -xf "$TARBALL"
-	for p in "$TOP"/patches/*.patch; do
+	mkdir -p "$(dirname "$SRC")"
+	progress "unpacking" "$SRC.unpack.log" no_status tar -C "$(dirname "$SRC")" -xf "$TARBALL"
+	for p in "$PATCHES"/*.patch; do
 		patch -d "$SRC" -p1 -s --no-backup-if-mismatch --forward < "$p" ||
 			die "patch $(basename "$p") does not apply"
 	done
