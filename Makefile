@@ -35,7 +35,8 @@ install-seclvl-bpf: seclvl-bpf
 	@$(MAKE) -s -C tools/seclvl/bpf OUTPUT=$(CURDIR)/build/bpf install
 
 patch: deps
-	@$(H)/series.sh
+	@SECLVL_KVER=7.3 $(H)/series.sh
+	@SECLVL_KVER=6.12 $(H)/series.sh
 
 install:
 	@$(H)/install.sh "$(KSRC)"

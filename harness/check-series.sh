@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Check `make patch` and `make install KSRC=` against fresh trees unpacked
-# from the tarball: the series applies with patch -p1 and gives the sources
-# the test kernel was built from; install gives the same tree, says so,
-# is idempotent, and refuses bad trees without touching them.  TAP lines
-# ("ok - ..."/"not ok - ...") go to build/results/series/results.log.
+# Check `make patch` and `make install KSRC=` for the kernel SECLVL_KVER
+# names (6.12 or 7.3) against fresh trees unpacked from its tarball: the
+# series applies with patch -p1 and gives the sources the test kernel was
+# built from; install gives the same tree, says so, is idempotent, and
+# refuses bad trees without touching them.  TAP lines ("ok - ..."/"not ok -
+# ...") go to build/results/series-KVER/results.log.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-res=$BUILD/results/series
-work=$BUILD/check
+res=$BUILD/results/series-$KVER
+work=$BUILD/series-check-$KVER
+fetch_tarball
 rm -rf "$res" "$work"
 mkdir -p "$res" "$work"
 exec 3>"$res/results.log"
@@ -28,13 +30,13 @@ check() { # DESCRIPTION COMMAND...
 # second one (a whole second tree costs a minute of disk writes and tests
 # nothing more: install touches only those).  Both unpack while the series
 # is written.
-touched=$(patched_files "$TOP"/patches/*.patch | sort -u)
-tar -C "$work" -xf "$TARBALL" --transform 's|^linux-source-6.12|series|' &
+touched=$(patched_files "$PATCHES"/*.patch | sort -u)
+tar -C "$work" -xf "$TARBALL" --transform "s|^linux-source-$KVER|series|" &
 unpack1=$!
 mkdir -p "$work/install"
 # shellcheck disable=SC2046
 tar -C "$work/install" -xf "$TARBALL" --strip-components=1 \
-	$(printf 'linux-source-6.12/%s ' Makefile $touched) &
+	$(printf "linux-source-$KVER/%s " Makefile $touched) &
 unpack2=$!
 check "make patch writes the series" "$TOP/harness/series.sh"
 wait $unpack1 $unpack2
@@ -43,10 +45,10 @@ touch "$work/unpacked"
 written() { (cd "$1" && find . -type f -newer "$work/unpacked" | LC_ALL=C sort); }
 
 want=$(series_lines | wc -l)
-mapfile -t series < <(find "$BUILD/series" -name '0*.patch' ! -name '0000-*' | sort)
+mapfile -t series < <(find "$SERIES" -name '0*.patch' ! -name '0000-*' | sort)
 check "the series has one patch per line of patches/series ($want)" [ "${#series[@]}" = "$want" ]
 check "the series has a cover letter with a subject" \
-	grep -q '^Subject: \[PATCH 0*/[0-9]*\] seclvl:' "$BUILD/series/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 0*/[0-9]*\] seclvl:' "$SERIES/0000-cover-letter.patch"
 for p in "${series[@]}"; do
 	check "$(basename "$p") applies with patch -p1 to a fresh tree" \
 		patch -d "$work/series" -p1 -s -f --no-backup-if-mismatch -i "$p"
@@ -75,7 +77,7 @@ done
 check "MAINTAINERS names seclvl for each of the $(echo "$added" | wc -w) added files (orphans: ${orphans[*]:-none})" \
 	[ ${#orphans[@]} -eq 0 ]
 
-# A 6.12 tree for install to refuse: a copy of the pristine install tree
+# A tree of this kernel for install to refuse: a copy of the pristine install tree
 # with the last patch's target changed, so that the earlier patches would
 # apply but that one does not.
 fake=$work/conflict
@@ -110,7 +112,7 @@ check "install refuses a directory that is no kernel tree" refused "$work/empty"
 mkdir -p "$work/old/security"
 printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 0\n' > "$work/old/Makefile"
 touch "$work/old/security/Kconfig"
-check "install refuses a 6.6 tree" refused "$work/old" 'is Linux 6.6.0; seclvl is for 6.12'
+check "install refuses a 6.6 tree" refused "$work/old" 'is Linux 6.6.0; seclvl is for 7.3 and 6.12'
 sums "$fake" > "$work/conflict.before"
 check "install refuses a tree where a patch does not apply" refused "$fake" 'nothing changed'
 sums "$fake" > "$work/conflict.after"

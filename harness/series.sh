@@ -1,26 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # make patch: write the patch series of patches/series, with a cover
-# letter, against pristine Linux 6.12 from Debian's linux-source-6.12, to
-# build/series/.  A scratch git repository holds the pristine versions of
-# the files the series touches; each line of patches/series becomes one
-# commit there, and git format-patch writes them out, dated as our last
-# commit.
+# letter, against pristine Linux from Debian's linux-source of the kernel
+# SECLVL_KVER names: 7.3's, the one for review, to build/series/, and
+# 6.12's backport to build/series-6.12/.  A scratch git repository holds
+# the pristine versions of the files the series touches; each line of
+# patches/series becomes one commit there, and git format-patch writes
+# them out, dated as our last commit.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+fetch_tarball
 [ -f "$TARBALL" ] || die "$TARBALL missing: run harness/deps.sh"
-out=$BUILD/series
+out=$SERIES
 work=$BUILD/series-git
 rm -rf "$out" "$work"
 mkdir -p "$work"
 
-version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+version=$(source_version)
 # Our patches only change files (their new files come with patches/series).
-touched=$(patched_files "$TOP"/patches/*.patch | sort -u)
+touched=$(patched_files "$PATCHES"/*.patch | sort -u)
 # shellcheck disable=SC2086
 tar -C "$work" -xf "$TARBALL" --strip-components=1 \
-	$(printf 'linux-source-6.12/%s ' Makefile $touched)
+	$(printf "linux-source-$KVER/%s " Makefile $touched)
 kver=$(kernel_version "$work")
 
 export GIT_AUTHOR_NAME="seclvl developers" GIT_AUTHOR_EMAIL=seclvl@lists.linux.dev
@@ -30,13 +32,13 @@ export GIT_AUTHOR_DATE=$when GIT_COMMITTER_DATE=$when
 g() { git -C "$work" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
 g init -q
 g add -A
-g commit -q -m "Linux $kver (Debian linux-source-6.12 $version)"
+g commit -q -m "Linux $kver (Debian linux-source-$KVER $version)"
 base=$(g rev-parse HEAD)
 
 while read -r file paths; do
 	if [[ $file == *.patch ]]; then
-		g am -q --keep-cr "$TOP/patches/$file" ||
-			die "patches/$file does not apply to pristine $kver"
+		g am -q --keep-cr "$PATCHES/$file" ||
+			die "${PATCHES#"$TOP"/}/$file does not apply to pristine $kver"
 	fi
 	for p in $paths; do
 		mkdir -p "$work/$(dirname "$p")"
@@ -56,7 +58,7 @@ subject=$(head -n 1 "$TOP/patches/messages/cover-letter.txt")
 {
 	tail -n +3 "$TOP/patches/messages/cover-letter.txt"
 	echo
-	echo "Against Linux $kver as Debian ships it in linux-source-6.12"
+	echo "Against Linux $kver as Debian ships it in linux-source-$KVER"
 	echo "$version."
 } > "$work/blurb"
 sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/$subject/" \
@@ -64,5 +66,5 @@ sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/$subject/" \
 d}" "$cover"
 rm -rf "$work"
 n=$(find "$out" -name '*.patch' | wc -l)
-say "wrote $n files to build/series: a cover letter and $((n - 1)) patches"
+say "wrote $n files to ${out#"$TOP"/}: a cover letter and $((n - 1)) patches for $kver"
 (cd "$out" && ls) >&2

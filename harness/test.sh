@@ -217,12 +217,15 @@ for entry in "${scenarios[@]}"; do
 	echo "   $name: $((pass + fail - before)) checks" >&2
 done
 
-# make patch and make install KSRC=, against fresh trees.
-say "the patch series and make install"
-progress "series" "$BUILD/results/series.log" no_status "$TOP/harness/check-series.sh" ||
-	host_fail "series: harness/check-series.sh failed (build/results/series.log)"
-count_tap "$BUILD/results/series/results.log" series
-host_check "series: the checks finished" grep -q SECLVL-DONE "$BUILD/results/series/results.log"
+# make patch and make install KSRC=, against fresh trees of each kernel.
+for kv in 7.3 6.12; do
+	say "the patch series for $kv and make install"
+	progress "series $kv" "$BUILD/results/series-$kv.log" no_status \
+		env SECLVL_KVER=$kv "$TOP/harness/check-series.sh" ||
+		host_fail "series $kv: harness/check-series.sh failed (build/results/series-$kv.log)"
+	count_tap "$BUILD/results/series-$kv/results.log" "series $kv"
+	host_check "series $kv: the checks finished" grep -q SECLVL-DONE "$BUILD/results/series-$kv/results.log"
+done
 
 # checkpatch --strict on our kernel files and on our patches.
 cp_log=$BUILD/results/checkpatch.log
@@ -230,8 +233,10 @@ cp_files=$(cd "$TOP" && ls security/seclvl/*.[ch] tools/testing/selftests/seclvl
 	tools/testing/selftests/seclvl/test_module/*.c tools/seclvl/*.c tools/seclvl/bench/*.c tools/seclvl/bpf/*.[ch] |
 	grep -v '/vmlinux\.h$')
 checkpatch() { (cd "$TOP" && perl "$SRC/scripts/checkpatch.pl" --no-tree --strict --terse -q "$@"); }
+# Each kernel's patches with its own checkpatch.
 # shellcheck disable=SC2086
-if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch; } > "$cp_log" 2>&1; then
+if { checkpatch -f $cp_files && checkpatch "$TOP"/patches/*.patch &&
+	(use_kernel 7.3 && checkpatch "$PATCHES"/*.patch); } > "$cp_log" 2>&1; then
 	host_ok
 else
 	host_fail "checkpatch --strict: $(grep -m 1 -E 'ERROR|WARNING|CHECK' "$cp_log")"
