@@ -70,7 +70,7 @@ debian: stock
 	@$(H)/debian-image.sh trixie
 	@$(H)/debian-image.sh bookworm
 
-test: stock tiny debian
+test: stock tiny kernel-7.3 debian
 	@$(H)/test.sh
 
 run: guest

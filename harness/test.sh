@@ -7,7 +7,8 @@ set -uo pipefail
 
 # scenario|kernel arguments[|stock: Debian's kernel and the BPF backend;
 # stock:KERNEL: another of stock_kernels, the scenario's name ending in
-# -KERNEL]
+# -KERNEL; 7.3: the test kernel built from 7.3 (make kernel-7.3), the
+# name ending in -7.3]
 scenarios=(
 	"level0|"
 	"level-1|seclvl.level=-1"
@@ -36,6 +37,9 @@ scenarios=(
 	"stock1-7.3||stock:7.3"
 	"stock2-7.3||stock:7.3"
 	"stock-modules-7.3||stock:7.3"
+	"level0-7.3||7.3"
+	"level1-7.3||7.3"
+	"level2-7.3||7.3"
 	"tiny||tiny"
 	"debian-lsm-2||debian"
 	"debian12-lsm-1||debian"
@@ -48,6 +52,8 @@ scenarios=(
 	"debian-bpf-strict||debian"
 	"debian12-bpf-1||debian"
 )
+# The 7.3 test kernel's tree, build and guest.
+read -r src73 kout73 guest73 < <(use_kernel 7.3; echo "$SRC $KOUT $GUEST")
 if [ -n "${SECLVL_SCENARIOS:-}" ]; then
 	IFS=' ' read -r -a only <<< "$SECLVL_SCENARIOS"
 	picked=()
@@ -155,6 +161,10 @@ for entry in "${scenarios[@]}"; do
 		fi
 		on=" on Debian $(cat "$dir/version")"
 	fi
+	if [ "$kernel" = 7.3 ]; then
+		script=${name%-7.3}
+		on=" on Linux $(kernel_version "$src73")"
+	fi
 	[ "$kernel" = debian ] && on=" (Debian $([ "${name%%-*}" = debian12 ] && echo 12 || echo 13) with systemd, $([ "${name##*-}" = strict ] &&
 		echo strict || echo server) profile)"
 	say "scenario $name${args:+ ($args)}$on"
@@ -164,6 +174,9 @@ for entry in "${scenarios[@]}"; do
 	[ "${kernel%%:*}" = stock ] &&
 		boot_env=(SECLVL_KERNEL="$dir/vmlinuz" SECLVL_INITRD="$dir/initramfs.cpio"
 			  SECLVL_RUN="$name")
+	[ "$kernel" = 7.3 ] &&
+		boot_env=(SECLVL_KERNEL="$kout73/arch/x86/boot/bzImage"
+			  SECLVL_INITRD="$guest73/initramfs.cpio" SECLVL_RUN="$name")
 	[ "$kernel" = tiny ] &&
 		boot_env=(SECLVL_KERNEL="$BUILD/tiny/arch/x86/boot/bzImage"
 			  SECLVL_INITRD="$BUILD/tiny/initramfs.cpio")
@@ -195,14 +208,14 @@ for entry in "${scenarios[@]}"; do
 		host_ok
 	fi
 
-	if [ "$name" = level0 ]; then
+	if [ "$script" = level0 ]; then
 		# KUnit ran at boot; every seclvl suite must have reported.
 		count_tap "$out/console.log" "$name kunit" '    '
 		want=$(cat "$TOP"/security/seclvl/*.c | grep -c '^kunit_test_suite(')
 		got=$(tr -d '\r' < "$out/console.log" | grep -cE '\] (not )?ok [0-9]+ seclvl_')
-		host_check "kunit: $want seclvl suites reported (saw $got)" [ "$want" = "$got" ]
+		host_check "$name: kunit: $want seclvl suites reported (saw $got)" [ "$want" = "$got" ]
 	fi
-	if [ "$name" = level2 ] || [ "$script" = stock2 ]; then
+	if [ "$script" = level2 ] || [ "$script" = stock2 ]; then
 		# The shutdown at level 2 remounted read-only: the disk is clean.
 		dd if="$out/disk.img" of="$out/part1.img" bs=512 skip=2048 count=65536 status=none
 		host_check "$name: fsck finds the filesystem clean after shutdown" \
