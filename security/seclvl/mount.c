@@ -149,8 +149,8 @@ static int hook_sb_mount(const char *dev_name, const struct path *path,
 			return err;
 	}
 	if (!seclvl_applies(SECLVL_SUID_MOUNT) || !current->mm ||
-	    ((flags & MS_REMOUNT) ? path->mnt->mnt_sb->s_user_ns :
-				    current_user_ns()) != &init_user_ns ||
+	    (seclvl_mount_judged_by_sb(flags) ? path->mnt->mnt_sb->s_user_ns :
+						current_user_ns()) != &init_user_ns ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags) ||
 	    (!(flags & MS_REMOUNT) && type && seclvl_fs_starts_empty(type) &&
 	     seclvl_applies(SECLVL_SETID_BITS)))
@@ -291,8 +291,20 @@ static void test_mount_allows_suid(struct kunit *const test)
 	KUNIT_EXPECT_FALSE(test, seclvl_mount_allows_suid(MS_SHARED, 0));
 }
 
+/* A remount is judged by its superblock's owner, anything else by the caller. */
+static void test_mount_judged_by_sb(struct kunit *const test)
+{
+	KUNIT_EXPECT_TRUE(test, seclvl_mount_judged_by_sb(MS_REMOUNT));
+	KUNIT_EXPECT_TRUE(test, seclvl_mount_judged_by_sb(MS_REMOUNT |
+							  MS_BIND));
+	KUNIT_EXPECT_FALSE(test, seclvl_mount_judged_by_sb(0));
+	KUNIT_EXPECT_FALSE(test, seclvl_mount_judged_by_sb(MS_BIND));
+	KUNIT_EXPECT_FALSE(test, seclvl_mount_judged_by_sb(MS_MOVE));
+}
+
 static struct kunit_case mount_test_cases[] = {
 	KUNIT_CASE(test_mount_allows_suid),
+	KUNIT_CASE(test_mount_judged_by_sb),
 	{}
 };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * seclvl - which new mounts suid_mount judges
+ * seclvl - which mounts suid_mount judges
  *
  * Pure: the LSM and the BPF backend both include it, with the MS_* flags
  * of mount(2) and MNT_NOSUID in scope.
@@ -26,6 +26,19 @@ static inline bool seclvl_mount_allows_suid(unsigned long flags,
 		return mnt_flags & MNT_NOSUID;
 	return !(flags & (MS_BIND | MS_SHARED | MS_PRIVATE | MS_SLAVE |
 			  MS_UNBINDABLE | MS_MOVE));
+}
+
+/*
+ * Whose ids the set-id files a mount(2) call lets run carry: a remount
+ * changes a superblock that exists, whose files are its owner's (a
+ * superblock a user namespace owns runs them as that namespace's ids);
+ * any other call mounts as the caller.  suid_mount judges the call only
+ * where that is the initial user namespace: true if it is the
+ * superblock's.
+ */
+static inline bool seclvl_mount_judged_by_sb(unsigned long flags)
+{
+	return flags & MS_REMOUNT;
 }
 
 /*

@@ -826,7 +826,8 @@ int BPF_PROG(seclvl_sb_mount, const char *dev_name, const struct path *path,
 	    seclvl_covers_pins(path))
 		return -EPERM;
 	if (!seclvl_enforced(SECLVL_SUID_MOUNT, level) || !task->mm ||
-	    !seclvl_current_init_ns() ||
+	    !seclvl_init_ns(seclvl_mount_judged_by_sb(flags) ?
+			    path->mnt->mnt_sb->s_user_ns : task->cred->user_ns) ||
 	    !seclvl_mount_allows_suid(flags, path->mnt->mnt_flags))
 		return 0;
 	/* As the LSM's: a new, empty tmpfs or ramfs while setid_bits holds. */

@@ -491,6 +491,61 @@ TEST_F(nosuid_mount, remount_keeping_nosuid_allowed)
 	EXPECT_EQ(before, denials("suid_mount"));
 }
 
+/*
+ * A superblock a user namespace owns runs its set-id files as that
+ * namespace's ids, whoever remounts it: clearing its nosuid is allowed
+ * even to the initial namespace's root (judged by the superblock, not by
+ * the caller).  A child makes the mount in a user and mount namespace of
+ * its own; a second one joins that mount namespace and remounts.
+ */
+static int remount_clearing_nosuid_in(const void *arg)
+{
+	char path[64];
+	int ns;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", *(const pid_t *)arg);
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	if (ns < 0 || setns(ns, CLONE_NEWNS))
+		return 3;
+	if (mount(NULL, MNT_DIR, NULL, MS_REMOUNT, NULL))
+		return errno == EPERM ? 1 : 2;
+	return nosuid_at(MNT_DIR) ? 4 : 0;
+}
+
+TEST(suid_mount_remount_userns_sb_allowed)
+{
+	long before = denials("suid_mount");
+	int ready[2], go[2];
+	char path[64];
+	pid_t child;
+	char c = 0;
+
+	private_mounts(_metadata);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+		    write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1 ||
+		    mount("seclvl", MNT_DIR, "tmpfs", MS_NOSUID, NULL) ||
+		    write(ready[1], &c, 1) != 1)
+			_exit(1);
+		_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", child);
+	ASSERT_EQ(0, write_str(path, "0 0 1\n"));
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", child);
+	ASSERT_EQ(0, write_str(path, "0 0 1\n"));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(1, read(ready[0], &c, 1)) TH_LOG("tmpfs in the user namespace");
+	EXPECT_EQ(0, in_child(remount_clearing_nosuid_in, &child));
+	EXPECT_EQ(before, denials("suid_mount"));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	EXPECT_EQ(child, waitpid(child, NULL, 0));
+}
+
 /* A bind keeps its source's flags: nothing the system could not run already. */
 TEST(suid_mount_bind_allowed)
 {
