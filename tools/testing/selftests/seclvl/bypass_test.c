@@ -46,6 +46,9 @@
 #ifndef __NR_fchmodat2
 #define __NR_fchmodat2 452
 #endif
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
 
 #define KERNEL_IMAGE DISK_DIR "/bzImage"
 #define KEXEC_LOADED "/sys/kernel/kexec_loaded"
@@ -443,6 +446,58 @@ TEST_F(nosuid_mount, mount_setattr_clears_nosuid)
 		       mount_setattr(AT_FDCWD, MNT_DIR, 0, &attr, sizeof(attr)),
 		       before);
 	EXPECT_EQ(refused("suid_mount"), nosuid_at(MNT_DIR));
+}
+
+/*
+ * open_tree_attr(2) (Linux 6.15) opens a mount, or a detached copy of it,
+ * and changes its attributes on the way, as mount_setattr(2) does.
+ * Returns 0 or -1 with errno; *nosuid says what the opened tree has.
+ */
+static int open_tree_clearing_nosuid(const char *path, unsigned int flags,
+				     bool *nosuid)
+{
+	struct mount_attr attr = { .attr_clr = MOUNT_ATTR_NOSUID };
+	struct statvfs st;
+	int tree;
+
+	tree = syscall(__NR_open_tree_attr, AT_FDCWD, path,
+		       flags | OPEN_TREE_CLOEXEC, &attr, sizeof(attr));
+	if (tree < 0)
+		return -1;
+	*nosuid = !fstatvfs(tree, &st) && (st.f_flag & ST_NOSUID);
+	close(tree);
+	return 0;
+}
+
+TEST_F(nosuid_mount, open_tree_attr_clears_nosuid)
+{
+	long before = denials("suid_mount");
+	bool nosuid = true;
+
+	if (bpf_gap(_metadata, "open_tree_attr() calls no LSM hook (patch 3 adds one)"))
+		return;
+	if (!ksft_min_kernel_version(6, 15))
+		SKIP(return, "no open_tree_attr(2) before Linux 6.15");
+	EXPECT_OUTCOME("suid_mount",
+		       open_tree_clearing_nosuid(MNT_DIR, 0, &nosuid), before);
+	EXPECT_EQ(refused("suid_mount"), nosuid);
+	EXPECT_EQ(refused("suid_mount"), nosuid_at(MNT_DIR));
+}
+
+TEST_F(nosuid_mount, open_tree_attr_clone_clears_nosuid)
+{
+	long before = denials("suid_mount");
+	bool nosuid = true;
+
+	if (bpf_gap(_metadata, "open_tree_attr() calls no LSM hook (patch 3 adds one)"))
+		return;
+	if (!ksft_min_kernel_version(6, 15))
+		SKIP(return, "no open_tree_attr(2) before Linux 6.15");
+	EXPECT_OUTCOME("suid_mount",
+		       open_tree_clearing_nosuid(MNT_DIR, OPEN_TREE_CLONE, &nosuid),
+		       before);
+	EXPECT_EQ(refused("suid_mount"), nosuid);
+	EXPECT_TRUE(nosuid_at(MNT_DIR));
 }
 
 /*
