@@ -22,12 +22,9 @@
 #include <linux/ratelimit.h>
 #include <linux/types.h>
 
-#define SECLVL_NAME "seclvl"
+#include "levels.h"
 
-#define SECLVL_MIN (-1)
-#define SECLVL_MAX 2
-/* The level of a disabled restriction: above every secure level. */
-#define SECLVL_OFF (SECLVL_MAX + 1)
+#define SECLVL_NAME "seclvl"
 
 /* Longest write each file takes; anything longer is -EINVAL. */
 #define SECLVL_LEVEL_WRITE_MAX 16
@@ -120,7 +117,7 @@ static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
 					    int *level)
 {
 	*level = seclvl_current();
-	return *level > 0 && *level >= READ_ONCE(seclvl_rules[r].level);
+	return seclvl_rule_applies(*level, READ_ONCE(seclvl_rules[r].level));
 }
 
 /**

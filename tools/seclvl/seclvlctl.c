@@ -34,6 +34,7 @@
 #include <sys/mount.h>
 #define MNT_NOSUID 0x01
 #include "../../security/seclvl/mountrules.h"
+#include "../../security/seclvl/levels.h"
 
 #include "bpfraise.h"
 #include "lsmlist.h"
@@ -1745,7 +1746,6 @@ enum {
 	SECLVL_NR_RESTRICTIONS
 };
 
-#define SECLVL_OFF 255
 static const struct {
 	const char *name;
 	unsigned char level;

@@ -25,6 +25,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = ['seclvl.bpf.c', 'seclvl_bpf.h', 'kconst.h', 'sha256.bpf.h',
            '../../../security/seclvl/restrictions.h',
+           '../../../security/seclvl/levels.h',
            '../../../security/seclvl/bpfnet.h',
            '../../../security/seclvl/mountrules.h',
            '../../../security/seclvl/caprules.h',

@@ -180,9 +180,7 @@ static __always_inline int seclvl_level(void)
 static __always_inline bool seclvl_enforced(enum seclvl_restriction r,
 					    int level)
 {
-	int rule = seclvl_rule_level(r);
-
-	return level > 0 && rule != SECLVL_OFF && level >= rule;
+	return seclvl_rule_applies(level, seclvl_rule_level(r));
 }
 
 /*

@@ -12,9 +12,7 @@
 #ifndef _SECLVL_BPF_H
 #define _SECLVL_BPF_H
 
-#define SECLVL_MIN (-1)
-#define SECLVL_MAX 2
-#define SECLVL_OFF (SECLVL_MAX + 1)
+#include "../../../security/seclvl/levels.h"
 
 enum seclvl_restriction {
 #define SECLVL_RESTRICTION(id, ...) SECLVL_##id,
