@@ -231,8 +231,8 @@ static int load_state(struct state *st)
 
 static bool rule_active(const struct state *st, const struct rule *r)
 {
-	return strcmp(r->level, "off") && st->level > 0 &&
-	       st->level >= atoi(r->level);
+	return seclvl_rule_applies(st->level, strcmp(r->level, "off") ?
+					      atoi(r->level) : SECLVL_OFF);
 }
 
 static void show(const struct state *st)
