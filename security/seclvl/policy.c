@@ -11,6 +11,7 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "seclvl.h"
 
@@ -30,11 +31,39 @@ static int seclvl_refuse_rule(struct seclvl_rule *rule, int level, bool audit,
 	if (!audit)
 		return -EPERM;
 	atomic_long_inc(&rule->denials);
-	if (!__ratelimit(&rule->rs))
+	if (!__ratelimit(&rule->rs)) {
+		/* Not logged, but summed up when the rate limit's window ends. */
+		atomic_long_inc(&rule->unlogged);
+		schedule_delayed_work(&rule->summary, DEFAULT_RATELIMIT_INTERVAL);
 		return -EPERM;
+	}
 	pr_notice("denied %s at level %d: %pV (pid %d comm %s)\n", rule->name,
 		  level, &vaf, task_pid_nr(current), current->comm);
 	return -EPERM;
+}
+
+/*
+ * A storm of refusals logs a burst, then one line per window with the
+ * number left out, so that the log accounts for every refusal.  A refusal
+ * counted after the exchange queues the work again.
+ */
+static void seclvl_log_unlogged(struct work_struct *work)
+{
+	struct seclvl_rule *rule = container_of(to_delayed_work(work),
+						struct seclvl_rule, summary);
+	long n = atomic_long_xchg(&rule->unlogged, 0);
+
+	if (n)
+		pr_notice("%ld more refusals of %s not logged (rate limit)\n",
+			  n, rule->name);
+}
+
+static void seclvl_init_rule_log(struct seclvl_rule *rule, int burst)
+{
+	ratelimit_state_init(&rule->rs, DEFAULT_RATELIMIT_INTERVAL, burst);
+	/* seclvl_log_unlogged() says what was left out, naming the rule. */
+	ratelimit_set_flags(&rule->rs, RATELIMIT_MSG_ON_RELEASE);
+	INIT_DELAYED_WORK(&rule->summary, seclvl_log_unlogged);
 }
 
 /**
@@ -205,9 +234,7 @@ void __init seclvl_init_rules(void)
 	size_t i;
 
 	for (i = 0; i < SECLVL_NR_RESTRICTIONS; i++)
-		ratelimit_state_init(&seclvl_rules[i].rs,
-				     DEFAULT_RATELIMIT_INTERVAL,
-				     DEFAULT_RATELIMIT_BURST);
+		seclvl_init_rule_log(&seclvl_rules[i], DEFAULT_RATELIMIT_BURST);
 }
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST
@@ -308,22 +335,27 @@ static __printf(4, 5) int refuse_rule(struct seclvl_rule *rule, int level,
 /*
  * Some callers of the hooks hold spinlocks or run with interrupts off.  A
  * burst of 0 keeps the refusal out of the kernel log, where it would read
- * as the system's own; the rate limit's lock is still taken.
+ * as the system's own; the summary is queued, then cancelled for the same
+ * reason.
  */
 static void test_refuse_atomic(struct kunit *const test)
 {
 	struct seclvl_rule rule = { .name = "kunit_atomic", .level = 1 };
 	unsigned long flags;
+	bool queued;
 	int ret, quiet;
 
-	ratelimit_state_init(&rule.rs, DEFAULT_RATELIMIT_INTERVAL, 0);
+	seclvl_init_rule_log(&rule, 0);
 	local_irq_save(flags);
 	ret = refuse_rule(&rule, 1, true, "with interrupts off");
 	quiet = refuse_rule(&rule, 1, false, "not audited");
 	local_irq_restore(flags);
+	queued = cancel_delayed_work_sync(&rule.summary);
 	KUNIT_EXPECT_EQ(test, -EPERM, ret);
 	KUNIT_EXPECT_EQ(test, -EPERM, quiet);
 	KUNIT_EXPECT_EQ(test, 1, atomic_long_read(&rule.denials));
+	KUNIT_EXPECT_EQ(test, 1, atomic_long_read(&rule.unlogged));
+	KUNIT_EXPECT_TRUE(test, queued);
 }
 
 static struct kunit_case policy_test_cases[] = {

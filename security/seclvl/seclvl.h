@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "levels.h"
 
@@ -62,12 +63,16 @@ enum seclvl_restriction {
  *         %SECLVL_OFF; changed only while the secure level is <= 0
  * @denials: refusals since boot
  * @rs: rate limit of the refusal log lines
+ * @unlogged: refusals the rate limit kept out of the log, not yet summed up
+ * @summary: logs @unlogged when the rate limit's window ends
  */
 struct seclvl_rule {
 	const char *name;
 	int level;
 	atomic_long_t denials;
 	struct ratelimit_state rs;
+	atomic_long_t unlogged;
+	struct delayed_work summary;
 };
 
 /**
