@@ -52,6 +52,7 @@
 #define RAISE2_PIN SECLVL_PIN_DIR "/raise2"
 #define LEVEL_PIN SECLVL_PIN_DIR "/level"
 #define POLICY_PIN SECLVL_PIN_DIR "/policy"
+#define DROPPED_PIN SECLVL_PIN_DIR "/dropped"
 #define EVENTS_PIN SECLVL_PIN_DIR "/events"
 #define MODULES_PIN SECLVL_PIN_DIR "/modules"
 #define MODULE_LIST_PIN SECLVL_PIN_DIR "/module_list"
@@ -491,7 +492,7 @@ static int pin_hooks(struct seclvl *skel, bool trial)
 
 /*
  * Pin the hook programs, the raise program and iterators, the list of
- * module images and the three views.  The iterators' links stay open
+ * module images and the four views.  The iterators' links stay open
  * until the loader exits; by then the pins hold them.
  */
 static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
@@ -499,7 +500,7 @@ static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
 {
 	int n = 0, ret;
 
-	if (max < 6)
+	if (max < 7)
 		return -E2BIG;
 	ret = pin_hooks(skel, trial) ?: attach_loop_watchers(skel);
 	if (ret)
@@ -523,6 +524,10 @@ static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
 	if (!ret)
 		ret = attach_iter(skel->progs.seclvl_show_policy,
 				  skel->maps.seclvl_denials, POLICY_PIN,
+				  &links[n++], 0644);
+	if (!ret)
+		ret = attach_iter(skel->progs.seclvl_show_dropped,
+				  skel->maps.seclvl_state, DROPPED_PIN,
 				  &links[n++], 0644);
 	/* Pinned maps are mode 0600: only root lists modules. */
 	if (!ret)
@@ -883,6 +888,7 @@ static int cmd_load(int argc, char **argv)
 			skel->rodata->seclvl_rules[i].level = rule_level[i];
 	bpf_program__set_autoattach(skel->progs.seclvl_show_level, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_show_policy, false);
+	bpf_program__set_autoattach(skel->progs.seclvl_show_dropped, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_show_modules, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_1, false);
 	bpf_program__set_autoattach(skel->progs.seclvl_raise_2, false);
@@ -1029,6 +1035,8 @@ static const char *const syscall_names[] = {
 /* Refusals are logged as the LSM's are: at most 10 per 5 s per restriction. */
 #define LOG_INTERVAL_NS (5 * 1000000000LL)
 #define LOG_BURST 10
+/* How often the reader looks for windows to close and lost events. */
+#define LOG_IDLE_MS 1000
 
 struct log_limit {
 	long long begin;	/* of the window, CLOCK_MONOTONIC ns */
@@ -1039,6 +1047,8 @@ struct log_limit {
 struct log_state {
 	int kmsg;
 	struct log_limit limits[SECLVL_NR_RESTRICTIONS];
+	long long dropped;	/* lost events already reported */
+	long long idle;		/* when log_idle() last looked */
 };
 
 static long long monotonic_ns(void)
@@ -1065,20 +1075,72 @@ static void log_record(struct log_state *st, const char *fmt, ...)
 		error("could not log to /dev/kmsg: %s", strerror(errno));
 }
 
+/* Close @r's window if it is over, saying how many it left out. */
+static void log_window_end(struct log_state *st, int r, long long now)
+{
+	struct log_limit *l = &st->limits[r];
+
+	if (l->begin && now - l->begin < LOG_INTERVAL_NS)
+		return;
+	if (l->missed)
+		log_record(st, "<5>seclvl-bpf: %ld more refusals of %s not logged (rate limit)\n",
+			   l->missed, rules[r].name);
+	l->begin = 0;
+	l->printed = 0;
+	l->missed = 0;
+}
+
+/* The events the full ring buffer lost since the load, or -1. */
+static long long read_dropped(void)
+{
+	char buf[32];
+	ssize_t len;
+	int fd;
+
+	fd = open(DROPPED_PIN, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	return atoll(buf);
+}
+
+/*
+ * Between events: end the windows that are over, and say how many events
+ * the full ring buffer lost since the last look.
+ */
+static void log_idle(struct log_state *st)
+{
+	long long now = monotonic_ns(), dropped;
+	int r;
+
+	if (now - st->idle < LOG_IDLE_MS * 1000000LL)
+		return;
+	st->idle = now;
+	dropped = read_dropped();
+	for (r = 0; r < SECLVL_NR_RESTRICTIONS; r++)
+		log_window_end(st, r, now);
+	if (dropped < 0)
+		return;
+	if (st->dropped >= 0 && dropped > st->dropped)
+		log_record(st, "<4>seclvl-bpf: %lld events not logged: %s\n",
+			   dropped - st->dropped,
+			   "the event buffer was full (the counts stay exact)");
+	st->dropped = dropped;
+}
+
 /* Whether this refusal may be logged now; says what the last window lost. */
 static bool log_allowed(struct log_state *st, int r)
 {
 	struct log_limit *l = &st->limits[r];
 	long long now = monotonic_ns();
 
-	if (!l->begin || now - l->begin >= LOG_INTERVAL_NS) {
-		if (l->missed)
-			log_record(st, "<5>seclvl-bpf: %ld refusals of %s not logged%s\n",
-				   l->missed, rules[r].name, " (rate limit)");
+	log_window_end(st, r, now);
+	if (!l->begin)
 		l->begin = now;
-		l->printed = 0;
-		l->missed = 0;
-	}
 	if (l->printed < LOG_BURST) {
 		l->printed++;
 		return true;
@@ -1186,9 +1248,12 @@ static int cmd_log(void)
 		close(fd);
 		return 1;
 	}
-	do
-		ret = ring_buffer__poll(rb, -1);
-	while (ret >= 0 || ret == -EINTR);
+	/* Events lost before this reader started are not its to tell. */
+	st.dropped = read_dropped();
+	do {
+		ret = ring_buffer__poll(rb, LOG_IDLE_MS);
+		log_idle(&st);
+	} while (ret >= 0 || ret == -EINTR);
 	error("reading %s: %s", EVENTS_PIN, strerror(-ret));
 	ring_buffer__free(rb);
 	close(st.kmsg);

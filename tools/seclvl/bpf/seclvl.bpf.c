@@ -202,13 +202,28 @@ static __always_inline void seclvl_fill_event(struct seclvl_event *e,
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 }
 
+/*
+ * An event the ring buffer had no room for (its reader lags behind a
+ * storm): the counts stay exact, and the log reader and seclvlctl say
+ * how many lines are missing.
+ */
+static __always_inline void seclvl_count_dropped(void)
+{
+	__s64 *n = seclvl_slot(SECLVL_STATE_DROPPED);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
 static __always_inline void seclvl_report(__u32 kind, int a, int b)
 {
 	struct seclvl_event *e;
 
 	e = bpf_ringbuf_reserve(&seclvl_events, sizeof(*e), 0);
-	if (!e)
+	if (!e) {
+		seclvl_count_dropped();
 		return;
+	}
 	seclvl_fill_event(e, kind, a, b);
 	bpf_ringbuf_submit(e, 0);
 }
@@ -947,8 +962,10 @@ static __noinline int seclvl_refuse_module(struct file *file,
 	if (n)
 		__sync_fetch_and_add(n, 1);
 	e = bpf_ringbuf_reserve(&seclvl_events, sizeof(*e), 0);
-	if (!e)
+	if (!e) {
+		seclvl_count_dropped();
 		return -EPERM;
+	}
 	seclvl_fill_event(&e->e, SECLVL_EVENT_MODULE, SECLVL_MODULES, level);
 	__builtin_memcpy(e->digest, digest, SECLVL_DIGEST_SIZE);
 	e->file[0] = '\0';
@@ -2474,6 +2491,19 @@ int seclvl_show_level(struct bpf_iter__bpf_map_elem *ctx)
 	if (!key || !value || *key != SECLVL_STATE_LEVEL)
 		return 0;
 	BPF_SEQ_PRINTF(ctx->meta->seq, "%d\n", (int)*value);
+	return 0;
+}
+
+/* Pinned as "dropped": the events the full ring buffer lost. */
+SEC("iter/bpf_map_elem")
+int seclvl_show_dropped(struct bpf_iter__bpf_map_elem *ctx)
+{
+	__u32 *key = ctx->key;
+	__s64 *value = ctx->value;
+
+	if (!key || !value || *key != SECLVL_STATE_DROPPED)
+		return 0;
+	BPF_SEQ_PRINTF(ctx->meta->seq, "%lld\n", *value);
 	return 0;
 }
 

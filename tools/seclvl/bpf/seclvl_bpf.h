@@ -53,6 +53,7 @@ enum seclvl_state_slot {
 	SECLVL_STATE_LOOP_BEFORE_ID, /* id of the loop watchers' task marks */
 	SECLVL_STATE_LOG_READER, /* tgid of the log reader, noted at level 0 */
 	SECLVL_STATE_HOOKS_NEEDED, /* the hook programs not off, by bit */
+	SECLVL_STATE_DROPPED,	/* events lost to a full ring buffer */
 	SECLVL_STATE_NR
 };
 

@@ -127,6 +127,7 @@ TEST_F(bpf, pin_modes)
 	EXPECT_EQ(0755, mode_of(BPF_DIR));
 	EXPECT_EQ(0644, mode_of(BPF_LEVEL_FILE));
 	EXPECT_EQ(0644, mode_of(BPF_POLICY_FILE));
+	EXPECT_EQ(0644, mode_of(BPF_DIR "/dropped"));
 	EXPECT_EQ(0644, mode_of(BPF_DIR "/modules"));
 	EXPECT_EQ(0600, mode_of(BPF_RAISE_PIN));
 	EXPECT_EQ(0600, mode_of(BPF_DIR "/raise1"));
