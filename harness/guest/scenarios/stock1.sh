@@ -24,4 +24,6 @@ check "refusals were logged with restriction, level, system call and process" \
 check "no level-2 restriction refused at level 1" \
 	awk '$1 ~ /^(time_backward|blockdev_write|umount)$/ && $3 != 0 { print; bad = 1 } END { exit bad }' \
 	$POLICY_FILE
+# Last: its refusals must not mix with the suites' in the log.
+run_selftest seclvl/storm_test
 check "level is still 1" level_is 1
