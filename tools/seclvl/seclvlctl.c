@@ -51,6 +51,8 @@
 #define BPF_MODULES_FILE BPF_DIR "/modules"
 #define BPF_MODULE_LIST BPF_DIR "/module_list"
 #define BPF_MODULE_LOADS BPF_DIR "/module_loads"
+/* Events the BPF backend's ring buffer had no room for. */
+#define BPF_DROPPED_FILE BPF_DIR "/dropped"
 #define DIGEST_SIZE 32
 #define MODULE_NAME_LEN 56	/* struct seclvl_module, bpf/seclvl_bpf.h */
 #define MAX_MODULE_LINES 64
@@ -76,6 +78,7 @@ struct state {
 	int nr_rules;
 	char escape[4096];	/* empty if none */
 	bool escape_readable;	/* root only */
+	long long dropped;	/* log events lost; the LSM logs as it refuses */
 };
 
 static const char *prog = "seclvlctl";
@@ -220,6 +223,15 @@ static int load_state(struct state *st)
 			   &r->denials) == 3)
 			st->nr_rules++;
 	}
+	st->dropped = 0;
+	if (st->bpf) {
+		if (read_text(BPF_DROPPED_FILE, buf, sizeof(buf)) <= 0) {
+			error("cannot read %s: %s", BPF_DROPPED_FILE,
+			      strerror(errno));
+			return EXIT_IO;
+		}
+		st->dropped = atoll(buf);
+	}
 	/* The BPF backend has no escape. */
 	st->escape[0] = '\0';
 	st->escape_readable = st->bpf ||
@@ -262,6 +274,9 @@ static void show(const struct state *st)
 		printf("\nescape: unknown (only root can read it)\n");
 	else
 		printf("\nescape: %s\n", st->escape[0] ? st->escape : "none");
+	if (st->dropped)
+		printf("events not logged (the log reader fell behind): %lld\n",
+		       st->dropped);
 }
 
 /* A JSON string: the escape's path may hold any byte. */
@@ -313,8 +328,8 @@ static void show_json(const struct state *st)
 		json_string(st->escape);
 	else
 		printf("null");
-	printf(", \"escape_readable\": %s}\n",
-	       st->escape_readable ? "true" : "false");
+	printf(", \"escape_readable\": %s, \"events_dropped\": %lld}\n",
+	       st->escape_readable ? "true" : "false", st->dropped);
 }
 
 static int show_json_unavailable(void)
@@ -329,6 +344,58 @@ static int show_json_unavailable(void)
 		printf("null");
 	printf("}\n");
 	return EXIT_UNAVAILABLE;
+}
+
+/* One metric's HELP and TYPE lines, as the exposition format has them. */
+static void metric_head(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/*
+ * seclvlctl metrics: the state in Prometheus's text format, for
+ * node_exporter's textfile collector.  Not enforcing is a value, not an
+ * error, so that the file a timer writes always says it.
+ */
+static int cmd_metrics(void)
+{
+	struct state st;
+	int i;
+
+	metric_head("seclvl_enforcing", "gauge",
+		    "Whether a secure level is in force on this boot (1) or not (0).");
+	if (!backend_loaded()) {
+		printf("seclvl_enforcing 0\n");
+		return EXIT_OK;
+	}
+	if (load_state(&st))
+		return EXIT_IO;
+	printf("seclvl_enforcing 1\n");
+	metric_head("seclvl_backend_info", "gauge",
+		    "What enforces the level: the in-tree LSM or the BPF backend.");
+	printf("seclvl_backend_info{backend=\"%s\"} 1\n", st.bpf ? "bpf" : "lsm");
+	metric_head("seclvl_level", "gauge", "The secure level: -1, 0, 1 or 2.");
+	printf("seclvl_level %d\n", st.level);
+	metric_head("seclvl_restriction_level", "gauge",
+		    "The lowest level a restriction applies at; 3 if it is off.");
+	for (i = 0; i < st.nr_rules; i++)
+		printf("seclvl_restriction_level{restriction=\"%s\"} %d\n",
+		       st.rules[i].name, strcmp(st.rules[i].level, "off") ?
+		       atoi(st.rules[i].level) : SECLVL_OFF);
+	metric_head("seclvl_restriction_active", "gauge",
+		    "Whether a restriction refuses at the current level.");
+	for (i = 0; i < st.nr_rules; i++)
+		printf("seclvl_restriction_active{restriction=\"%s\"} %d\n",
+		       st.rules[i].name, rule_active(&st, &st.rules[i]));
+	metric_head("seclvl_denials_total", "counter",
+		    "Refusals since boot, exact.");
+	for (i = 0; i < st.nr_rules; i++)
+		printf("seclvl_denials_total{restriction=\"%s\"} %ld\n",
+		       st.rules[i].name, st.rules[i].denials);
+	metric_head("seclvl_events_dropped_total", "counter",
+		    "Refusals and level changes the BPF backend could not log; the counts stay exact.");
+	printf("seclvl_events_dropped_total %lld\n", st.dropped);
+	return EXIT_OK;
 }
 
 static int not_root(const char *what)
@@ -1950,11 +2017,13 @@ static void print_usage(FILE *out)
 		"                                           what raising to LEVEL (1 or 2) would refuse here\n"
 		"       %s grub-lsm [--lsm LIST] [--root DIR]\n"
 		"                                           have GRUB boot with bpf among the LSMs (BPF backend)\n"
+		"       %s metrics                   the state in Prometheus's text format\n"
 		"       %s --help\n"
 		"exit: 0 done, 1 refused by the kernel (check: something found),\n"
 		"      2 bad usage or value, 3 seclvl not active, 4 other error.\n"
 		"      See seclvlctl(8).\n",
-		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog,
+		prog);
 }
 
 int main(int argc, char **argv)
@@ -1975,6 +2044,13 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "grub-lsm"))
 		return cmd_grub_lsm(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "metrics")) {
+		if (argc == 2)
+			return cmd_metrics();
+		error("metrics takes no arguments");
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--json") && !backend_loaded())
 		return show_json_unavailable();
 	ret = load_state(&st);

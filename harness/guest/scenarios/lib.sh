@@ -43,6 +43,52 @@ expect_exit() {
 out_has() { check "  and prints '$1'" grep -q -- "$1" /tmp/ctl.out; }
 err_has() { check "  and says '$1'" grep -q -- "$1" /tmp/ctl.err; }
 
+# prom_valid FILE: Prometheus's text exposition format, as node_exporter's
+# textfile collector reads it: HELP and TYPE once per metric and before its
+# samples, a metric's samples together, names and labels well formed,
+# numeric values, counters named *_total, no series twice, a final newline.
+prom_valid() {
+	[ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ] || { echo "empty or no final newline"; return 1; }
+	awk '
+	function fail(why) { print "line " NR ": " why ": " $0; bad = 1; exit 1 }
+	/^# HELP / {
+		if ($3 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*$/) fail("bad metric name")
+		if (help[$3]++ || seen[$3]) fail("HELP twice or after samples")
+		next
+	}
+	/^# TYPE / {
+		if (NF != 4 || $4 !~ /^(counter|gauge|histogram|summary|untyped)$/) fail("bad TYPE")
+		if ($3 in type || seen[$3]) fail("TYPE twice or after samples")
+		type[$3] = $4
+		next
+	}
+	/^#/ { next }
+	{
+		if (!match($0, /^[a-zA-Z_:][a-zA-Z0-9_:]*/)) fail("no metric name")
+		name = substr($0, 1, RLENGTH)
+		rest = substr($0, RLENGTH + 1)
+		series = name
+		if (rest ~ /^[{]/) {
+			if (!match(rest, /^[{][a-zA-Z_][a-zA-Z0-9_]*="[^"]*"(,[a-zA-Z_][a-zA-Z0-9_]*="[^"]*")*[}]/))
+				fail("bad labels")
+			series = name substr(rest, 1, RLENGTH)
+			rest = substr(rest, RLENGTH + 1)
+		}
+		if (rest !~ /^ (-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?|NaN|[-+]Inf)( -?[0-9]+)?$/)
+			fail("bad value")
+		if (!(name in type)) fail("sample before its TYPE")
+		if (type[name] == "counter" && name !~ /_total$/) fail("counter not named _total")
+		if (dup[series]++) fail("series twice")
+		if (name != last && seen[name]) fail("samples of one metric apart")
+		seen[name] = 1
+		last = name
+		samples++
+	}
+	END { if (!bad && !samples) { print "no samples"; exit 1 } exit bad }' "$1"
+}
+
+prom_invalid() { ! prom_valid "$1" >/dev/null; }
+
 level() { cat $LEVEL_FILE; }
 level_is() { [ "$(level)" = "$1" ]; }
 log_has() { dmesg | grep -q -- "$1"; }

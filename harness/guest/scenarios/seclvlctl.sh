@@ -11,7 +11,30 @@ check "  and lists all 16 restrictions" \
 	[ "$(grep -cE '^[a-z_]+ +(1|2|off) +(yes|no) +[0-9]+$' /tmp/ctl.out)" = 16 ]
 expect_exit 0 seclvlctl --json
 out_has '^{"enforcing": true, "level": 0, "name": "insecure", "backend": "lsm", "restrictions": \[{"name": "ptrace_init", "level": 1, "active": false, "denials": 0}'
-out_has '{"name": "lockdown_confidentiality", "level": null, "active": false, "denials": 0}\], "escape": null, "escape_readable": true}$'
+out_has '{"name": "lockdown_confidentiality", "level": null, "active": false, "denials": 0}\], "escape": null, "escape_readable": true, "events_dropped": 0}$'
+# metrics: Prometheus's text format, checked by a checker that must also
+# reject what the format forbids.
+expect_exit 0 seclvlctl metrics
+check "  in Prometheus's text format" prom_valid /tmp/ctl.out
+out_has '^seclvl_enforcing 1$'
+out_has '^seclvl_backend_info{backend="lsm"} 1$'
+out_has '^seclvl_level 0$'
+out_has '^seclvl_restriction_level{restriction="time_backward"} 2$'
+out_has '^seclvl_restriction_level{restriction="lockdown_confidentiality"} 3$'
+out_has '^seclvl_restriction_active{restriction="modules"} 0$'
+out_has '^seclvl_denials_total{restriction="modules"} 0$'
+out_has '^seclvl_events_dropped_total 0$'
+check "  with the 16 restrictions in each family" \
+	[ "$(grep -c '^seclvl_restriction_active{' /tmp/ctl.out)" = 16 ]
+expect_exit 2 seclvlctl metrics now
+err_has "metrics takes no arguments"
+for bad in '# TYPE a counter\na 1\n' 'a 1\n# TYPE a gauge\n' \
+	   '# TYPE a gauge\na 1\na 2\n' '# TYPE a gauge\na one\n' \
+	   '# TYPE a gauge\na{x=1} 1\n' '# TYPE a gauge\na 1' \
+	   '# TYPE a_total counter\na_total 1\n# TYPE b gauge\nb 2\na_total{x="1"} 3\n'; do
+	printf "$bad" > /tmp/bad.prom
+	check "  the format check rejects '$bad'" prom_invalid /tmp/bad.prom
+done
 expect_exit 0 seclvlctl --help
 out_has "usage: seclvlctl"
 expect_exit 2 seclvlctl --bogus
@@ -230,4 +253,9 @@ insmod /lib/seclvl/seclvl_test_load.ko 2>/dev/null
 expect_exit 0 seclvlctl --json
 out_has '"level": 2, "name": "highly secure"'
 out_has '{"name": "modules", "level": 1, "active": true, "denials": [1-9]'
+expect_exit 0 seclvlctl metrics
+check "  in Prometheus's text format" prom_valid /tmp/ctl.out
+out_has '^seclvl_level 2$'
+out_has '^seclvl_restriction_active{restriction="time_backward"} 1$'
+out_has '^seclvl_denials_total{restriction="modules"} [1-9]'
 check "level is 2" level_is 2

@@ -19,6 +19,13 @@ expect_exit 1 seclvlctl escape /bin/true
 err_has "no emergency escape"
 raise_bpf_at_once 1
 run_suites
+expect_exit 0 seclvlctl metrics
+check "  in Prometheus's text format" prom_valid /tmp/ctl.out
+out_has '^seclvl_backend_info{backend="bpf"} 1$'
+out_has '^seclvl_level 1$'
+out_has '^seclvl_restriction_active{restriction="rawio"} 1$'
+out_has '^seclvl_denials_total{restriction="rawio"} [1-9]'
+out_has '^seclvl_events_dropped_total [0-9]*$'
 check "refusals were logged with restriction, level, system call and process" \
 	log_soon "seclvl-bpf: denied rawio at level 1: [a-z_0-9]*() (pid [0-9]* comm restrictions_te"
 check "no level-2 restriction refused at level 1" \

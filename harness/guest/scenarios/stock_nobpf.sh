@@ -17,6 +17,10 @@ out_has "^NOT ENFORCING: no secure level is in force on this boot$"
 err_has "the BPF backend did not load: bpf is not an active LSM"
 expect_exit 3 seclvlctl --json
 out_has '^{"enforcing": false, "level": null, "bpf_load_error": "bpf is not an active LSM (/sys/kernel/security/lsm lists '
+expect_exit 0 seclvlctl metrics
+check "  says only that it is not enforcing" sh -c \
+	'grep -qx "seclvl_enforcing 0" /tmp/ctl.out && [ "$(grep -vc "^#" /tmp/ctl.out)" = 1 ]'
+check "  in that format" prom_valid /tmp/ctl.out
 expect_exit 3 seclvlctl apply
 out_has "^NOT ENFORCING"
 expect_exit 3 seclvl-bpf status
