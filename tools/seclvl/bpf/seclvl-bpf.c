@@ -639,23 +639,35 @@ static int read_level(void)
 	return parse_int(buf, SECLVL_MIN, SECLVL_MAX, &level) ? level : INT_MIN;
 }
 
+/*
+ * One record in the kernel log, one write(2): /dev/kmsg cannot take a
+ * FILE's seeks.  Unless booted with printk.devkmsg=on, the kernel takes 10
+ * records every 5 s from each open file and drops the rest, so each record
+ * gets an open of its own; the log reader limits its lines itself.
+ */
+static void kmsg_write(const char *msg, int len)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, msg, len) != len)
+		error("could not log to /dev/kmsg: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 /* Loads and changes of level go to the kernel log, as the LSM's do. */
 static void log_kernel(const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
-	int fd, len;
+	int len;
 
 	va_start(ap, fmt);
 	len = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* One write(2) per record: /dev/kmsg cannot take a FILE's seeks. */
-	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (write(fd, msg, len) != len)
-		error("could not log to /dev/kmsg: %s", strerror(errno));
-	close(fd);
+	if (len >= (int)sizeof(msg))
+		len = sizeof(msg) - 1;
+	kmsg_write(msg, len);
 }
 
 /*
@@ -1045,7 +1057,6 @@ struct log_limit {
 };
 
 struct log_state {
-	int kmsg;
 	struct log_limit limits[SECLVL_NR_RESTRICTIONS];
 	long long dropped;	/* lost events already reported */
 	long long idle;		/* when log_idle() last looked */
@@ -1060,7 +1071,7 @@ static long long monotonic_ns(void)
 }
 
 /* One kernel log record; journald takes it from there. */
-static void log_record(struct log_state *st, const char *fmt, ...)
+static void log_record(const char *fmt, ...)
 {
 	char msg[320];
 	va_list ap;
@@ -1071,8 +1082,7 @@ static void log_record(struct log_state *st, const char *fmt, ...)
 	va_end(ap);
 	if (len >= (int)sizeof(msg))
 		len = sizeof(msg) - 1;
-	if (write(st->kmsg, msg, len) != len)
-		error("could not log to /dev/kmsg: %s", strerror(errno));
+	kmsg_write(msg, len);
 }
 
 /* Close @r's window if it is over, saying how many it left out. */
@@ -1083,7 +1093,7 @@ static void log_window_end(struct log_state *st, int r, long long now)
 	if (l->begin && now - l->begin < LOG_INTERVAL_NS)
 		return;
 	if (l->missed)
-		log_record(st, "<5>seclvl-bpf: %ld more refusals of %s not logged (rate limit)\n",
+		log_record("<5>seclvl-bpf: %ld more refusals of %s not logged (rate limit)\n",
 			   l->missed, rules[r].name);
 	l->begin = 0;
 	l->printed = 0;
@@ -1126,7 +1136,7 @@ static void log_idle(struct log_state *st)
 	if (dropped < 0)
 		return;
 	if (st->dropped >= 0 && dropped > st->dropped)
-		log_record(st, "<4>seclvl-bpf: %lld events not logged: %s\n",
+		log_record("<4>seclvl-bpf: %lld events not logged: %s\n",
 			   dropped - st->dropped,
 			   "the event buffer was full (the counts stay exact)");
 	st->dropped = dropped;
@@ -1150,8 +1160,7 @@ static bool log_allowed(struct log_state *st, int r)
 }
 
 /* A module image refused by its digest, worded as the LSM's. */
-static int log_module(struct log_state *st, const void *data, size_t size,
-		      const char *comm)
+static int log_module(const void *data, size_t size, const char *comm)
 {
 	const struct seclvl_module_event *me = data;
 	char file[sizeof(me->file) + 1], hex[2 * SECLVL_DIGEST_SIZE + 1];
@@ -1166,7 +1175,7 @@ static int log_module(struct log_state *st, const void *data, size_t size,
 		sprintf(hex + 2 * i, "%02x", me->digest[i]);
 	snprintf(what, sizeof(what), "module load %s%s, sha256:%s, not listed",
 		 file[0] ? "of " : "from memory", file, hex);
-	log_record(st, "<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
+	log_record("<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
 		   rules[me->e.a].name, me->e.b, what, me->e.pid, comm);
 	return 0;
 }
@@ -1182,7 +1191,7 @@ static int log_event(void *ctx, void *data, size_t size)
 	memcpy(comm, e->comm, sizeof(e->comm));
 	comm[sizeof(e->comm)] = '\0';
 	if (e->kind == SECLVL_EVENT_LEVEL) {
-		log_record(st, "<5>seclvl-bpf: level changed from %d to %d (pid %u comm %s)\n",
+		log_record("<5>seclvl-bpf: level changed from %d to %d (pid %u comm %s)\n",
 			   e->a, e->b, e->pid, comm);
 		return 0;
 	}
@@ -1190,7 +1199,7 @@ static int log_event(void *ctx, void *data, size_t size)
 	    e->a < 0 || e->a >= SECLVL_NR_RESTRICTIONS || !log_allowed(st, e->a))
 		return 0;
 	if (e->kind == SECLVL_EVENT_MODULE)
-		return log_module(st, data, size, comm);
+		return log_module(data, size, comm);
 	if (e->syscall >= 0 && e->syscall < (long long)ARRAY_SIZE(syscall_names) &&
 	    syscall_names[e->syscall])
 		snprintf(call, sizeof(call), "%s()", syscall_names[e->syscall]);
@@ -1198,7 +1207,7 @@ static int log_event(void *ctx, void *data, size_t size)
 		snprintf(call, sizeof(call), "system call %lld", (long long)e->syscall);
 	else
 		snprintf(call, sizeof(call), "a kernel thread");
-	log_record(st, "<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
+	log_record("<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
 		   rules[e->a].name, e->b, call, e->pid, comm);
 	return 0;
 }
@@ -1220,7 +1229,7 @@ static void note_log_reader(void)
  */
 static int cmd_log(void)
 {
-	struct log_state st = { .kmsg = -1 };
+	struct log_state st = {};
 	struct ring_buffer *rb;
 	int fd, ret;
 
@@ -1234,9 +1243,8 @@ static int cmd_log(void)
 		error("not loaded (no %s): run 'seclvl-bpf load' first", EVENTS_PIN);
 		return 3;
 	}
-	st.kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-	if (st.kmsg < 0) {
-		error("cannot open /dev/kmsg: %s", strerror(errno));
+	if (access("/dev/kmsg", W_OK)) {
+		error("cannot write /dev/kmsg: %s", strerror(errno));
 		close(fd);
 		return 1;
 	}
@@ -1244,7 +1252,6 @@ static int cmd_log(void)
 	rb = ring_buffer__new(fd, log_event, &st, NULL);
 	if (!rb) {
 		error("reading %s: %s", EVENTS_PIN, strerror(errno));
-		close(st.kmsg);
 		close(fd);
 		return 1;
 	}
@@ -1256,7 +1263,6 @@ static int cmd_log(void)
 	} while (ret >= 0 || ret == -EINTR);
 	error("reading %s: %s", EVENTS_PIN, strerror(-ret));
 	ring_buffer__free(rb);
-	close(st.kmsg);
 	close(fd);
 	return 1;
 }
