@@ -218,7 +218,8 @@ def main():
         cells = []
         for c in cols1:
             r = by[(op, c)]
-            cells.append("refused" if r[2] is None else fmt_int(r[2]))
+            cells.append(("-" if r[9] == "no data" else "refused")
+                         if r[2] is None else fmt_int(r[2]))
         t1.append(f"| {name(op)} | " + " | ".join(cells) + " |")
 
     # Table 2: what each backend adds to its own kernel, level by level.
@@ -231,7 +232,8 @@ def main():
         for c in PAIRS:
             r = by[(op, c)]
             if r[3] is None:
-                cells.append("refused" if r[2] is None else "-")
+                cells.append("refused" if r[2] is None and r[9] != "no data"
+                             else "-")
                 continue
             cells.append(f"{fmt_extra(r[3])} ({(r[6] - 1) * 100:+.1f}%)")
             if r[9] == "over 1%":
@@ -257,7 +259,8 @@ def main():
     rconf = read_config(os.path.join(outdir, "release.config"))
     sconf = read_config(os.path.join(outdir, "stock.config"))
     summary = [
-        f"Measured {date} on {machine}: {rounds} rounds of the eight boots,"
+        f"Measured {date} on {machine}: {rounds} rounds of the"
+        f" {len(runs)} boots,"
         f" interleaved{f' ({took} of boots)' if took else ''}; in each boot"
         f" each path ran {reps} times for about {ms} ms of guest time. The"
         " guest clock counts instructions (QEMU icount, 1 ns each), so a"
@@ -300,6 +303,7 @@ def main():
         f"{label}: " + "; ".join(f"{op} {by[(op, c)][9]}" for op in ops
                                  if by[(op, c)][3] is not None) + "."
         for c, label in zip(LEVEL0, ("seclvl at level 0", "BPF backend at level 0"))
+        if c in runs
     ] + [
         "",
         "Object code in the release build (no debug info, no KUnit tests);"
@@ -323,6 +327,8 @@ def main():
                 vals += (["NaN"] * 3 if r[6] is None else
                          [f"{(v - 1) * 100:.3f}" for v in r[6:9]])
             f.write(op + " " + " ".join(vals) + "\n")
+    # Only the configurations booted: gnuplot refuses a column of NaN.
+    shown = [(i, c) for i, c in enumerate(PAIRS) if c in runs]
     colors = ["#9ecae1", "#fdae6b", "#4292c6", "#f16913", "#08519c", "#a63603"]
     plot = f"""
 set terminal pngcairo size 1200,560 font ',10' noenhanced
@@ -336,10 +342,10 @@ set xtics rotate by -30
 set key top left
 set grid ytics
 plot """ + ", \\\n     ".join(
-        f"'{dat if i == 0 else ''}' using {2 + 3 * i}:{3 + 3 * i}:{4 + 3 * i}"
-        + (":xtic(1)" if i == 0 else "")
+        f"'{dat if n == 0 else ''}' using {2 + 3 * i}:{3 + 3 * i}:{4 + 3 * i}"
+        + (":xtic(1)" if n == 0 else "")
         + f" title '{LABEL[c]}' lc rgb '{colors[i]}'"
-        for i, c in enumerate(PAIRS)) + f""", \\
+        for n, (i, c) in enumerate(shown)) + f""", \\
      0 with lines lc 'black' notitle, \\
      {(TARGET - 1) * 100} with lines dt 2 lc 'red' title '+1%'
 """

@@ -16,7 +16,12 @@
 # from this tree and laid over both initramfs images (a second cpio
 # archive, which the kernel unpacks over the first), so that a change to
 # the bench needs no new guest.
+# seclvl-bpf is built from this tree too and laid over the stock image, so
+# that the bench measures the backend as it is here.
 #   SECLVL_BENCH_ROUNDS (default 3), SECLVL_BENCH_REPS (5), SECLVL_BENCH_MS (100)
+#   SECLVL_BENCH_ONLY="stock bpf0 bpf1 bpf2": boot only the configurations
+#   named (see configs below); the release kernel is needed only if one of
+#   them is on it.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -28,10 +33,35 @@ ms=${SECLVL_BENCH_MS:-100}
 for v in "$rounds" "$reps" "$ms"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || die "SECLVL_BENCH_ROUNDS, _REPS and _MS take positive integers (got '$v')"
 done
-if [ ! -f "$ROUT/arch/x86/boot/bzImage" ] || [ ! -f "$RGUEST/initramfs.cpio" ]; then
+# name|kernel|arguments; the baseline's lsm= is filled in below.
+configs=("baseline|release|bench_release=1"
+	 "level0|release|bench_release=1 bench_level=0"
+	 "level1|release|bench_release=1 bench_level=1"
+	 "level2|release|bench_release=1 bench_level=2"
+	 "stock|stock|bench_stock=1" "bpf0|stock|bench_bpf=0"
+	 "bpf1|stock|bench_bpf=1" "bpf2|stock|bench_bpf=2")
+if [ -n "${SECLVL_BENCH_ONLY:-}" ]; then
+	all=("${configs[@]}")
+	configs=()
+	for want in $SECLVL_BENCH_ONLY; do
+		found=
+		for c in "${all[@]}"; do
+			if [ "${c%%|*}" = "$want" ]; then
+				found=1
+				configs+=("$c")
+			fi
+		done
+		[ -n "$found" ] || die "SECLVL_BENCH_ONLY: unknown configuration '$want' (one of: $(printf '%s\n' "${all[@]}" | cut -d'|' -f1 | paste -sd' '))"
+	done
+	[ ${#configs[@]} -gt 0 ] || die "SECLVL_BENCH_ONLY names no configuration"
+fi
+need() { # KERNEL: whether a configuration picked boots it
+	printf '%s\n' "${configs[@]}" | cut -d'|' -f2 | grep -qx "$1"
+}
+if need release && { [ ! -f "$ROUT/arch/x86/boot/bzImage" ] || [ ! -f "$RGUEST/initramfs.cpio" ]; }; then
 	die "no release kernel or its initramfs: make release"
 fi
-if [ ! -f "$STOCK/vmlinuz" ] || [ ! -f "$STOCK/initramfs.cpio" ]; then
+if need stock && { [ ! -f "$STOCK/vmlinuz" ] || [ ! -f "$STOCK/initramfs.cpio" ]; }; then
 	die "no stock kernel: make stock"
 fi
 "$TOP/harness/deps.sh" gnuplot-nox
@@ -39,17 +69,14 @@ fi
 out=$BUILD/bench
 rm -rf "$out"
 mkdir -p "$out"
-kver=$(cat "$STOCK/version")
-# The baseline is the same kernel with the same LSMs, seclvl left out.
-lsms=$(sed -n 's/^CONFIG_LSM="\(.*\)"/\1/p' "$ROUT/.config")
-base_lsm=$(echo "$lsms" | tr ',' '\n' | grep -vx seclvl | paste -sd,)
-# name|kernel|arguments
-configs=("baseline|release|bench_release=1 lsm=$base_lsm"
-	 "level0|release|bench_release=1 bench_level=0"
-	 "level1|release|bench_release=1 bench_level=1"
-	 "level2|release|bench_release=1 bench_level=2"
-	 "stock|stock|bench_stock=1" "bpf0|stock|bench_bpf=0"
-	 "bpf1|stock|bench_bpf=1" "bpf2|stock|bench_bpf=2")
+if need release; then
+	# The baseline is the same kernel with the same LSMs, seclvl left out.
+	lsms=$(sed -n 's/^CONFIG_LSM="\(.*\)"/\1/p' "$ROUT/.config")
+	base_lsm=$(echo "$lsms" | tr ',' '\n' | grep -vx seclvl | paste -sd,)
+	for i in "${!configs[@]}"; do
+		[ "${configs[$i]%%|*}" != baseline ] || configs[i]+=" lsm=$base_lsm"
+	done
+fi
 
 # The bench's own files, over each image.
 say "building seclvl_bench"
@@ -58,21 +85,35 @@ make -s -C "$TOP/tools/seclvl/bench" OUTPUT="$out/overlay/bench" >/dev/null
 mv "$out/overlay/bench/seclvl_true" "$out/overlay/bin/"
 cp "$TOP/harness/guest/scenarios/bench.sh" "$out/overlay/scenarios/"
 (cd "$out/overlay" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/overlay.cpio"
+if need stock; then
+	say "building seclvl-bpf"
+	mkdir -p "$out/bpf" "$out/stock-overlay/sbin"
+	make -s -C "$TOP/tools/seclvl/bpf" OUTPUT="$out/bpf" >/dev/null
+	cp "$out/bpf/seclvl-bpf" "$out/stock-overlay/sbin/"
+	(cd "$out/stock-overlay" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/stock-overlay.cpio"
+fi
 
 # The kernels and initramfs images every boot uses, copied so that a build
 # during the bench cannot mix kernels, and the configurations they were
 # built from.
-cp "$ROUT/arch/x86/boot/bzImage" "$out/release-bzImage"
-cat "$RGUEST/initramfs.cpio" "$out/overlay.cpio" > "$out/release-initramfs.cpio"
-cp "$ROUT/.config" "$out/release.config"
-cp "$STOCK/vmlinuz" "$out/stock-vmlinuz"
-cat "$STOCK/initramfs.cpio" "$out/overlay.cpio" > "$out/stock-initramfs.cpio"
-cp "$STOCK/img/boot/config-$kver" "$out/stock.config"
+if need release; then
+	cp "$ROUT/arch/x86/boot/bzImage" "$out/release-bzImage"
+	cat "$RGUEST/initramfs.cpio" "$out/overlay.cpio" > "$out/release-initramfs.cpio"
+	cp "$ROUT/.config" "$out/release.config"
+fi
+if need stock; then
+	kver=$(cat "$STOCK/version")
+	cp "$STOCK/vmlinuz" "$out/stock-vmlinuz"
+	cat "$STOCK/initramfs.cpio" "$out/overlay.cpio" "$out/stock-overlay.cpio" > "$out/stock-initramfs.cpio"
+	cp "$STOCK/img/boot/config-$kver" "$out/stock.config"
+fi
 
 # Object sizes from the release build.  An LSM its configuration does not
 # link in (lockdown, if so) is compiled alone, with the same tree,
 # configuration and flags.
+: > "$out/sizes"
 for lsm in seclvl yama lockdown; do
+	need release || break
 	if ! ls "$ROUT/security/$lsm/"*.o >/dev/null 2>&1; then
 		make -s -C "$SRC" O="$ROUT" CC="ccache gcc" "security/$lsm/$lsm.o"
 	fi
@@ -87,7 +128,7 @@ for lsm in seclvl yama lockdown; do
 done
 
 # The BPF backend: its programs' instructions (before the JIT) and .rodata.
-size -A "$STOCK/bpf/seclvl.bpf.o" | awk '
+need stock && size -A "$out/bpf/seclvl.bpf.o" | awk '
 	$1 ~ /^(lsm|fentry|fexit|syscall|iter)\// { text += $2 }
 	$1 == ".rodata" { data += $2 }
 	END { print "seclvl-bpf", text + 0, data + 0 }' >> "$out/sizes"
