@@ -50,6 +50,9 @@ static inline umode_t seclvl_setid_added(umode_t old, umode_t new)
  */
 static inline bool seclvl_chmod_refused(umode_t old, umode_t new, bool fcaps)
 {
+	/* Adding neither a set-id nor an execute bit makes none usable. */
+	if (!(new & ~old & (S_ISUID | S_ISGID | 0111)))
+		return false;
 	return seclvl_setid_added(old, new) || ((new & ~old & 0111) && fcaps);
 }
 
