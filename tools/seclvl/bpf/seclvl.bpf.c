@@ -375,6 +375,26 @@ static __always_inline bool seclvl_host_root(const struct cred *cred)
 	return !cred->uid.val || !cred->euid.val || !cred->suid.val;
 }
 
+/*
+ * adjtimex() asks for CAP_SYS_TIME and for no hook: see below.  Only a
+ * step back is refused, so the task's mark is looked up only where that
+ * is enforced.
+ */
+static __always_inline int seclvl_capable_time(struct user_namespace *ns)
+{
+	struct task_struct *task;
+	int *back;
+
+	if (!seclvl_enforced(SECLVL_TIME_BACKWARD, seclvl_level()) ||
+	    !seclvl_init_ns(ns))
+		return 0;
+	task = bpf_get_current_task_btf();
+	back = bpf_task_storage_get(&seclvl_stepping_back, task, 0, 0);
+	if (back && *back)
+		return seclvl_refuse(SECLVL_TIME_BACKWARD);
+	return 0;
+}
+
 SEC("lsm/capable")
 int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	     int cap, unsigned int opts)
@@ -383,8 +403,8 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 	int level;
 
 	/* Most checks are for a capability nothing here refuses. */
-	if (r == SECLVL_NR_RESTRICTIONS && cap != CAP_SYS_TIME)
-		return 0;
+	if (r == SECLVL_NR_RESTRICTIONS)
+		return cap == CAP_SYS_TIME ? seclvl_capable_time(ns) : 0;
 	level = seclvl_level();
 	if (level <= 0)
 		return 0;
@@ -402,16 +422,9 @@ int BPF_PROG(seclvl_capable, const struct cred *cred, struct user_namespace *ns,
 			return 0;
 		return seclvl_check(SECLVL_MODULES, level);
 	}
+	/* Bounds the index for the verifier. */
 	if ((unsigned int)r < SECLVL_NR_RESTRICTIONS)
 		return seclvl_check(r, level);
-	if (cap == CAP_SYS_TIME) {
-		/* adjtimex() asks for CAP_SYS_TIME and for no hook: see below. */
-		struct task_struct *task = bpf_get_current_task_btf();
-		int *back = bpf_task_storage_get(&seclvl_stepping_back, task, 0, 0);
-
-		if (back && *back)
-			return seclvl_check(SECLVL_TIME_BACKWARD, level);
-	}
 	return 0;
 }
 
