@@ -2069,18 +2069,35 @@ TEST(move_mount_new_mount_allowed)
 }
 
 /*
- * pivot_root(2) in the initial namespace swaps the root of every process.
- * The guest's root is the initramfs, which cannot be pivoted (EINVAL):
+ * Below the level, the same pivot in a mount namespace of one's own: 0 if
+ * it worked, 1 for EINVAL, 2 for EPERM, 3 on anything else.
+ */
+static int pivot_root_own_ns(const void *arg)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 3;
+	if (!syscall(SYS_pivot_root, "/tmp", "/tmp"))
+		return 0;
+	return errno == EINVAL ? 1 : errno == EPERM ? 2 : 3;
+}
+
+/*
+ * pivot_root(2) in the initial namespace swaps the root of every process:
  * where umount applies seclvl must refuse first, and so must the BPF
  * backend from level 1, as it would take its pins along (uncounted).
+ * Below that the kernel decides, and the pivot is tried in a namespace of
+ * its own: the guest's initramfs root cannot be pivoted on 6.12 (EINVAL),
+ * but from 7.x it sits on nullfs and can, which in the initial namespace
+ * would leave the rest of the run without its root.
  */
 TEST(pivot_root_initial_namespace)
 {
 	struct refusers r = REFUSERS("umount");
+	long before = denials("umount");
+	int ret;
 
 	if (bpf_guards_moves()) {
-		long before = denials("umount");
-
 		EXPECT_EQ(-1, syscall(SYS_pivot_root, "/tmp", "/tmp"));
 		EXPECT_EQ(EPERM, errno);
 		EXPECT_EQ(before, denials("umount"));
@@ -2088,8 +2105,9 @@ TEST(pivot_root_initial_namespace)
 		EXPECT_REFUSED_BY(r, syscall(SYS_pivot_root, "/tmp", "/tmp"),
 				  EPERM);
 	} else {
-		EXPECT_EQ(-1, syscall(SYS_pivot_root, "/tmp", "/tmp"));
-		EXPECT_EQ(EINVAL, errno);
+		ret = in_child(pivot_root_own_ns, NULL);
+		EXPECT_TRUE(ret == 0 || ret == 1) TH_LOG("pivot_root: %d", ret);
+		EXPECT_EQ(before, denials("umount"));
 	}
 }
 
