@@ -65,9 +65,12 @@ check "the series gives the files the test kernel was built from (differ: ${diff
 
 # checkpatch on each patch.  Files added by patches 4 and 7 trip "does
 # MAINTAINERS need updating?": patch 7 adds the entry, checked below.
+# Run where there is no .git, as for a tree from a tarball: checkpatch
+# then leaves out spdxcheck.py, which wants a git checkout of the kernel.
 check "checkpatch --strict on the series" \
-	perl "$SRC/scripts/checkpatch.pl" --strict --terse -q --ignore FILE_PATH_CHANGES \
-	"${series[@]}"
+	sh -c 'cd "$1" && shift && exec perl "$@"' sh "$work" \
+	"$SRC/scripts/checkpatch.pl" --strict --terse -q \
+	--ignore FILE_PATH_CHANGES "${series[@]}"
 added=$(grep -h -B1 '^new file mode' "${series[@]}" | sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p')
 orphans=()
 for f in $added; do
