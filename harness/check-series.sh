@@ -67,10 +67,14 @@ check "the series gives the files the test kernel was built from (differ: ${diff
 # MAINTAINERS need updating?": patch 7 adds the entry, checked below.
 # Run where there is no .git, as for a tree from a tarball: checkpatch
 # then leaves out spdxcheck.py, which wants a git checkout of the kernel.
+# 7.3's checkpatch wants struct ctl_table const; 6.12's register_sysctl()
+# takes it non-const, so the shared fs.c cannot be both until 6.12 gets
+# "sysctl: allow registration of const struct ctl_table": CONST_STRUCT
+# is left out, and the design document says so.
 check "checkpatch --strict on the series" \
 	sh -c 'cd "$1" && shift && exec perl "$@"' sh "$work" \
 	"$SRC/scripts/checkpatch.pl" --strict --terse -q \
-	--ignore FILE_PATH_CHANGES "${series[@]}"
+	--ignore FILE_PATH_CHANGES,CONST_STRUCT "${series[@]}"
 added=$(grep -h -B1 '^new file mode' "${series[@]}" | sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p')
 orphans=()
 for f in $added; do
