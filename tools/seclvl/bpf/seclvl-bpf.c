@@ -622,20 +622,30 @@ static int raise_to(int level, int before)
 	return ret;
 }
 
+/* A pinned view's first line, without its newline; false if unreadable. */
+static bool read_view(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return false;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
 static int read_level(void)
 {
 	char buf[16];
-	ssize_t len;
-	int fd = open(LEVEL_PIN, O_RDONLY | O_CLOEXEC), level;
+	int level;
 
-	if (fd < 0)
+	if (!read_view(LEVEL_PIN, buf, sizeof(buf)))
 		return INT_MIN;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return INT_MIN;
-	buf[len] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 	return parse_int(buf, SECLVL_MIN, SECLVL_MAX, &level) ? level : INT_MIN;
 }
 
@@ -655,10 +665,13 @@ static void kmsg_write(const char *msg, int len)
 		close(fd);
 }
 
-/* Loads and changes of level go to the kernel log, as the LSM's do. */
+/*
+ * Loads, changes of level and the log reader's records go to the kernel
+ * log, as the LSM's do; journald takes them from there.
+ */
 static void log_kernel(const char *fmt, ...)
 {
-	char msg[256];
+	char msg[320];
 	va_list ap;
 	int len;
 
@@ -1070,21 +1083,6 @@ static long long monotonic_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* One kernel log record; journald takes it from there. */
-static void log_record(const char *fmt, ...)
-{
-	char msg[320];
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (len >= (int)sizeof(msg))
-		len = sizeof(msg) - 1;
-	kmsg_write(msg, len);
-}
-
 /* Close @r's window if it is over, saying how many it left out. */
 static void log_window_end(struct log_state *st, int r, long long now)
 {
@@ -1093,7 +1091,7 @@ static void log_window_end(struct log_state *st, int r, long long now)
 	if (l->begin && now - l->begin < LOG_INTERVAL_NS)
 		return;
 	if (l->missed)
-		log_record("<5>seclvl-bpf: %ld more refusals of %s not logged (rate limit)\n",
+		log_kernel("<5>seclvl-bpf: %ld more refusals of %s not logged (rate limit)\n",
 			   l->missed, rules[r].name);
 	l->begin = 0;
 	l->printed = 0;
@@ -1104,18 +1102,8 @@ static void log_window_end(struct log_state *st, int r, long long now)
 static long long read_dropped(void)
 {
 	char buf[32];
-	ssize_t len;
-	int fd;
 
-	fd = open(DROPPED_PIN, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	return atoll(buf);
+	return read_view(DROPPED_PIN, buf, sizeof(buf)) ? atoll(buf) : -1;
 }
 
 /*
@@ -1136,7 +1124,7 @@ static void log_idle(struct log_state *st)
 	if (dropped < 0)
 		return;
 	if (st->dropped >= 0 && dropped > st->dropped)
-		log_record("<4>seclvl-bpf: %lld events not logged: %s\n",
+		log_kernel("<4>seclvl-bpf: %lld events not logged: %s\n",
 			   dropped - st->dropped,
 			   "the event buffer was full (the counts stay exact)");
 	st->dropped = dropped;
@@ -1175,7 +1163,7 @@ static int log_module(const void *data, size_t size, const char *comm)
 		sprintf(hex + 2 * i, "%02x", me->digest[i]);
 	snprintf(what, sizeof(what), "module load %s%s, sha256:%s, not listed",
 		 file[0] ? "of " : "from memory", file, hex);
-	log_record("<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
+	log_kernel("<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
 		   rules[me->e.a].name, me->e.b, what, me->e.pid, comm);
 	return 0;
 }
@@ -1191,7 +1179,7 @@ static int log_event(void *ctx, void *data, size_t size)
 	memcpy(comm, e->comm, sizeof(e->comm));
 	comm[sizeof(e->comm)] = '\0';
 	if (e->kind == SECLVL_EVENT_LEVEL) {
-		log_record("<5>seclvl-bpf: level changed from %d to %d (pid %u comm %s)\n",
+		log_kernel("<5>seclvl-bpf: level changed from %d to %d (pid %u comm %s)\n",
 			   e->a, e->b, e->pid, comm);
 		return 0;
 	}
@@ -1207,7 +1195,7 @@ static int log_event(void *ctx, void *data, size_t size)
 		snprintf(call, sizeof(call), "system call %lld", (long long)e->syscall);
 	else
 		snprintf(call, sizeof(call), "a kernel thread");
-	log_record("<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
+	log_kernel("<5>seclvl-bpf: denied %s at level %d: %s (pid %u comm %s)\n",
 		   rules[e->a].name, e->b, call, e->pid, comm);
 	return 0;
 }
