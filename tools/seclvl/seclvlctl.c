@@ -241,10 +241,15 @@ static int load_state(struct state *st)
 	return EXIT_OK;
 }
 
+/* A policy row's level: 1, 2, or SECLVL_OFF for "off". */
+static int rule_level(const struct rule *r)
+{
+	return strcmp(r->level, "off") ? atoi(r->level) : SECLVL_OFF;
+}
+
 static bool rule_active(const struct state *st, const struct rule *r)
 {
-	return seclvl_rule_applies(st->level, strcmp(r->level, "off") ?
-					      atoi(r->level) : SECLVL_OFF);
+	return seclvl_rule_applies(st->level, rule_level(r));
 }
 
 static void show(const struct state *st)
@@ -380,8 +385,7 @@ static int cmd_metrics(void)
 		    "The lowest level a restriction applies at; 3 if it is off.");
 	for (i = 0; i < st.nr_rules; i++)
 		printf("seclvl_restriction_level{restriction=\"%s\"} %d\n",
-		       st.rules[i].name, strcmp(st.rules[i].level, "off") ?
-		       atoi(st.rules[i].level) : SECLVL_OFF);
+		       st.rules[i].name, rule_level(&st.rules[i]));
 	metric_head("seclvl_restriction_active", "gauge",
 		    "Whether a restriction refuses at the current level.");
 	for (i = 0; i < st.nr_rules; i++)
