@@ -158,20 +158,11 @@ static int set_state(int fd, __u32 slot, __s64 value)
 	return bpf_map_update_elem(fd, &slot, &value, BPF_ANY) ? -errno : 0;
 }
 
-/*
- * A loop watcher: a tracing program the load attaches, which counts the
- * loop devices that use each file (seclvl.bpf.c).
- */
-static bool is_loop_watcher(const struct bpf_program *prog)
-{
-	return !strncmp(bpf_program__name(prog), "seclvl_loop_", 12);
-}
-
 /* A hook program: one that a raise above 0 attaches. */
 static bool is_hook(const struct bpf_program *prog)
 {
 	return bpfraise_kind(bpf_program__expected_attach_type(prog)) &&
-	       !is_loop_watcher(prog) && bpf_program__autoload(prog);
+	       bpf_program__autoload(prog);
 }
 
 /* The loop watchers attach to its functions: opening loop-control loads it. */
@@ -259,41 +250,6 @@ static int select_programs(struct seclvl *skel)
 	btf__free(loop);
 	btf__free(vm);
 	return ret;
-}
-
-/*
- * Attach the loop watchers and pin their links as "<program>": from the
- * load on, so that they count the bindings made at level 0 too.
- */
-static int attach_loop_watchers(struct seclvl *skel)
-{
-	struct bpf_program *prog;
-	char path[PATH_MAX];
-	int ret;
-
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_link *link;
-
-		if (!is_loop_watcher(prog) || !bpf_program__autoload(prog))
-			continue;
-		link = bpf_program__attach(prog);
-		if (!link) {
-			ret = -errno;
-			error("attaching %s: %s", bpf_program__name(prog),
-			      strerror(-ret));
-			return ret;
-		}
-		snprintf(path, sizeof(path), "%s/%s", SECLVL_PIN_DIR,
-			 bpf_program__name(prog));
-		ret = bpf_link__pin(link, path);
-		bpf_link__destroy(link);
-		if (ret) {
-			error("pinning %s: %s", bpf_program__name(prog),
-			      strerror(-ret));
-			return ret;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -502,7 +458,7 @@ static int pin_all(struct seclvl *skel, struct bpf_link **links, int max,
 
 	if (max < 7)
 		return -E2BIG;
-	ret = pin_hooks(skel, trial) ?: attach_loop_watchers(skel);
+	ret = pin_hooks(skel, trial);
 	if (ret)
 		return ret;
 	ret = bpf_program__pin(skel->progs.seclvl_raise, RAISE_PIN);

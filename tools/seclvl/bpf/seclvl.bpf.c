@@ -69,7 +69,7 @@ struct {
 
 /*
  * How many loop devices use a backing inode (by its address), for the
- * inodes a loop device took or tried to take since the load: the loop
+ * inodes a loop device took or tried to take since the raise: the loop
  * driver's own mark stays on a file whose LOOP_CONFIGURE failed (6.12 on),
  * and through every later bind and unbind of it.  An entry decides;
  * without one, the mark does.  An evicted entry's file still has the mark
@@ -1168,9 +1168,9 @@ static __always_inline bool seclvl_backs_loop(struct address_space *mapping)
 }
 
 /*
- * Loop watchers: attached by the load, so that they see the bindings made
- * at level 0 too.  The loop driver is a module; these are its functions
- * and the one field of its device they read.
+ * Loop watchers: attached by the raise, with the hooks.  The loop driver
+ * is a module; these are its functions and the fields of its device they
+ * read.
  */
 struct loop_device___seclvl {
 	struct file *lo_backing_file;
@@ -1187,7 +1187,7 @@ static __always_inline __u64 seclvl_loop_inode(struct loop_device___seclvl *lo)
 /*
  * Count a loop device taking (@delta 1) or leaving (-1) @inode.  A file
  * first seen already marked may be in use by a loop device bound before
- * the load: count that one too, so that it stays a backing file.  One
+ * the raise: count that one too, so that it stays a backing file.  One
  * whose mask was whole had no user, whatever an old count says.
  */
 static __always_inline void seclvl_loop_use(__u64 inode, __s64 delta,
