@@ -66,7 +66,7 @@ tiny: kernel
 	@$(H)/build-tiny.sh
 
 # The Debian 13 and 12 systems of the debian-* scenarios (rootfs cached).
-debian: stock
+debian: stock kernel-7.3
 	@$(H)/debian-image.sh trixie
 	@$(H)/debian-image.sh bookworm
 

@@ -1,23 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Configure (tinyconfig + harness/kernel.config) and build the test kernel
-# out of tree in build/kernel, with ccache.  Reconfigures only when the
-# fragment changes; make rebuilds only what changed.
+# Configure (tinyconfig + harness/kernel.config, + debug.config on 6.12)
+# and build the test kernel out of tree in build/kernel (build/kernel-7.3),
+# with ccache.  Reconfigures only when a fragment changes; make rebuilds
+# only what changed.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-frag=$TOP/harness/kernel.config
+# The 6.12 kernel adds debug.config (lockdep, KASAN): see its header.
+frags=("$TOP/harness/kernel.config")
+[ "$KVER" = 6.12 ] && frags+=("$TOP/harness/debug.config")
 mkdir -p "$KOUT"
 kmake() { make -s -C "$SRC" O="$KOUT" CC="ccache gcc" "$@"; }
 
-want=$(sha256sum "$frag" | cut -c1-64)
+want=$(cat "${frags[@]}" | sha256sum | cut -c1-64)
 if [ ! -f "$KOUT/.config" ] || [ "$(cat "$KOUT/config.stamp" 2>/dev/null)" != "$want" ]; then
-	say "configuring the kernel: tinyconfig + $(basename "$frag")"
+	say "configuring the kernel: tinyconfig + ${frags[*]##*/}"
 	kmake tinyconfig >/dev/null
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$KOUT" "$KOUT/.config" "$frag" >/dev/null
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$KOUT" "$KOUT/.config" "${frags[@]}" >/dev/null
 	kmake olddefconfig >/dev/null
 	# Kconfig drops what it cannot satisfy: make that an error.
-	grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r line; do
+	grep -hE '^CONFIG_[A-Z0-9_]+=' "${frags[@]}" | while read -r line; do
 		grep -qxF "$line" "$KOUT/.config" ||
 			die "config fragment line not in .config: $line"
 	done

@@ -8,7 +8,7 @@
 # every run, seclvl installed as the README says (make
 # install-seclvlctl, make install-seclvl-bpf, systemctl enable; on Debian
 # 13 built in the image from a copy of the sources, with the release's own
-# compilers), the test kernel's modules, a user with an ssh key, and the
+# compilers), the 7.3 test kernel's modules, a user with an ssh key, and the
 # scenarios' test material.  Writes debian.img there (ext4, no partition
 # table).
 #   debian-image.sh [RELEASE]
@@ -86,7 +86,7 @@ systemctl --root="$stage" -q enable systemd-networkd.service
 systemctl --root="$stage" -q mask apt-daily.timer apt-daily-upgrade.timer \
 	e2scrub_all.timer e2scrub_reap.service 2>/dev/null || true
 # Work no check looks at, which costs each boot (and two in debian-lsm-2)
-# seconds of the debug kernel's single slow vCPU: login prompts nobody
+# seconds of TCG: login prompts nobody
 # uses, modules that nothing here needs loaded early, and generators for
 # what this disk does not have (partitions, crypto, hibernation, SysV
 # scripts without a native unit: hwclock, cryptdisks and sudo are masked).
@@ -103,7 +103,7 @@ done
 touch "$stage/etc/.updated" "$stage/var/.updated"
 # The harness logs in as root over ssh to look and to act: those logins
 # are no logind sessions (alice's, which the checks are about, are).  A
-# session started root's user manager, 10-20 s each time on the debug
+# session started root's user manager, 10-20 s each time on a debug
 # kernel, and one while logind was starting held logind up; lingering
 # instead had logind start it at boot, and wait for it.
 sed -i 's/^session\toptional\tpam_systemd\.so/session\t[success=1 default=ignore]\tpam_succeed_if.so quiet service = sshd user = root\n&/' \
@@ -141,7 +141,8 @@ else
 	make -s -C "$TOP" install-seclvl-bpf DESTDIR="$stage" >/dev/null
 fi
 systemctl --root="$stage" -q enable seclvl.service seclvl-bpf.service
-# The test kernel's modules beside the stock kernel's.
+# The 7.3 test kernel's modules (debian-lsm-*) beside the stock kernel's.
+use_kernel 7.3
 make -s -C "$SRC" O="$KOUT" INSTALL_MOD_PATH="$stage" modules_install >/dev/null
 echo dummy > "$stage/etc/modules-load.d/dummy.conf"
 

@@ -105,7 +105,7 @@ guest_status() { # (the boot log is unused: the guest's results are)
 
 # The debian-* scenarios spend much of their time waiting on a guest's
 # network, cron and timers: they run in the order listed (the slow ones,
-# on the debug kernel, first), one beside the other guests from the
+# on the in-tree kernel, first), one beside the other guests from the
 # start, two at once when their turn comes (pid files, since a wait runs
 # in progress()'s subshell).
 debian_queue=()

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The debian-* scenarios' checks, run by alice in one ssh session (each
-# login costs seconds under the debug kernel).  One line per check:
+# login costs seconds under TCG).  One line per check:
 #   RESULT NAME 0      it worked
 #   RESULT NAME 1      it was refused (with EPERM where the tool says so)
 #   RESULT NAME 2      it failed some other way
