@@ -294,12 +294,32 @@ journal=(deps "! journalctl -b --no-pager | grep 'Dependency failed for seclvl'"
 [ "$level" -gt 0 ] &&
 	journal+=(raise "$(in_journal "level changed from 0 to $level")"
 		  autoload "$(in_journal 'seclvl(-bpf)?: denied modules at level')"
-		  setid "$(in_journal 'seclvl(-bpf)?: denied setid_bits at level')")
+		  setid "$(in_journal 'seclvl(-bpf)?: denied setid_bits at level')"
+		  log 'seclvlctl log' log_json 'seclvlctl log --json')
 batch "${journal[@]}"
+# seclvlctl log --json: the raise and the refused autoload, as this
+# backend's, in a JSON array.
+log_json_has() {
+	batched log_json | python3 -c '
+import json, sys
+events = json.load(sys.stdin)
+backend, level = sys.argv[1], int(sys.argv[2])
+mine = [e for e in events if e["backend"] == backend]
+sys.exit(not (any(e["event"] == "level" and e["to"] == level for e in mine) and
+	      any(e["event"] == "denied" and e["restriction"] == "modules" and
+		  e["level"] == level and e["pid"] > 0 and e["comm"] for e in mine)))' "$backend" "$level"
+}
 if [ "$level" -gt 0 ]; then
+	# Kept for the reader: real output of each form.
+	batched log > "$out/seclvlctl-log.txt"
+	batched log_json > "$out/seclvlctl-log.json"
 	check "the raise to $level is in the journal" batched raise
 	check "the journal has the refused autoload, with its restriction" batched autoload
 	check "  and the refused set-uid file" batched setid
+	check "seclvlctl log lists the raise and the refusals, as $backend's" bash -c \
+		"grep -qE '^    [0-9T:.-]+Z  $backend  level changed from 0 to $level' '$out/batch.out' &&
+		 grep -qE '^    [0-9T:.-]+Z  $backend  denied modules at level $level: ' '$out/batch.out'"
+	check "  and --json the same" log_json_has
 fi
 check "seclvl.service logged seclvlctl check's findings before the raise" \
 	grep -q '^INFO preflight [1-9]' "$out/checks.out"

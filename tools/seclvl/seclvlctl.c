@@ -39,6 +39,7 @@
 #include "bpfraise.h"
 #include "lsmlist.h"
 #include "modsum.h"
+#include "seclvlctl.h"
 #include "sha256.h"
 
 #define SECLVL_DIR "/sys/kernel/security/seclvl"
@@ -56,14 +57,6 @@
 #define DIGEST_SIZE 32
 #define MODULE_NAME_LEN 56	/* struct seclvl_module, bpf/seclvl_bpf.h */
 #define MAX_MODULE_LINES 64
-
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_REFUSED = 1,	/* the kernel refused the change; check found some */
-	EXIT_USAGE = 2,		/* bad command line or value */
-	EXIT_UNAVAILABLE = 3,	/* seclvl is not active in this kernel */
-	EXIT_IO = 4,		/* any other failure */
-};
 
 struct rule {
 	char name[64];
@@ -94,7 +87,7 @@ static const char *level_name(int level)
 	}
 }
 
-static void error(const char *fmt, ...)
+void error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -285,7 +278,7 @@ static void show(const struct state *st)
 }
 
 /* A JSON string: the escape's path may hold any byte. */
-static void json_string(const char *s)
+void json_string(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -2021,13 +2014,15 @@ static void print_usage(FILE *out)
 		"                                           what raising to LEVEL (1 or 2) would refuse here\n"
 		"       %s grub-lsm [--lsm LIST] [--root DIR]\n"
 		"                                           have GRUB boot with bpf among the LSMs (BPF backend)\n"
+		"       %s log [--since TIME] [--json]\n"
+		"                                           refusals and level changes, from the journal\n"
 		"       %s metrics                   the state in Prometheus's text format\n"
 		"       %s --help\n"
 		"exit: 0 done, 1 refused by the kernel (check: something found),\n"
 		"      2 bad usage or value, 3 seclvl not active, 4 other error.\n"
 		"      See seclvlctl(8).\n",
 		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog,
-		prog);
+		prog, prog);
 }
 
 int main(int argc, char **argv)
@@ -2048,6 +2043,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "grub-lsm"))
 		return cmd_grub_lsm(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "log"))
+		return cmd_log(argc - 2, argv + 2);
 	if (argc > 1 && !strcmp(argv[1], "metrics")) {
 		if (argc == 2)
 			return cmd_metrics();

@@ -28,6 +28,32 @@ check "  with the 16 restrictions in each family" \
 	[ "$(grep -c '^seclvl_restriction_active{' /tmp/ctl.out)" = 16 ]
 expect_exit 2 seclvlctl metrics now
 err_has "metrics takes no arguments"
+# log: no journal here, then journal-fixture.sh's records as journalctl.
+expect_exit 4 seclvlctl log
+err_has "there is no journalctl here"
+mkdir -p /tmp/journal-bin
+cp /scenarios/journal-fixture.sh /tmp/journal-bin/journalctl
+chmod 0755 /tmp/journal-bin/journalctl
+expect_exit 0 env PATH=/tmp/journal-bin:$PATH seclvlctl log
+out_has '^2025-12-07T17:00:00.000001Z  lsm  denied rawio at level 1: iopl() (pid 42 comm a (pid 1 comm b)$'
+out_has '^2025-12-07T17:00:01.000000Z  bpf  level changed from 0 to 1 (pid 7 comm seclvlctl)$'
+out_has '^2025-12-07T17:00:02.000000Z  bpf  denied "x" at.end\.$'
+out_has '  lsm  12 more refusals of rawio not logged (rate limit)$'
+check "  and only seclvl's four records" [ "$(wc -l < /tmp/ctl.out)" = 4 ]
+expect_exit 0 env PATH=/tmp/journal-bin:$PATH seclvlctl log --json
+out_has '^  {"time": "2025-12-07T17:00:00.000001Z", "backend": "lsm", "event": "denied", "restriction": "rawio", "level": 1, "what": "iopl()", "pid": 42, "comm": "a (pid 1 comm b", "message": '
+out_has '"event": "level", "from": 0, "to": 1, '
+out_has '"event": "other", "message": "denied \\"x\\" at\\u0009end."}'
+out_has '"event": "summary", '
+check "  and a JSON array of four" sh -c \
+	'[ "$(head -n 1 /tmp/ctl.out)" = "[" ] && [ "$(tail -n 1 /tmp/ctl.out)" = "]" ] &&
+	 [ "$(grep -c "^  {" /tmp/ctl.out)" = 4 ]'
+expect_exit 2 env PATH=/tmp/journal-bin:$PATH seclvlctl log --since bad
+err_has "journalctl does not take --since 'bad'"
+expect_exit 2 seclvlctl log --json --json
+err_has "log: unexpected '--json'"
+expect_exit 2 seclvlctl log --since
+err_has "log: unexpected '--since'"
 for bad in '# TYPE a counter\na 1\n' 'a 1\n# TYPE a gauge\n' \
 	   '# TYPE a gauge\na 1\na 2\n' '# TYPE a gauge\na one\n' \
 	   '# TYPE a gauge\na{x=1} 1\n' '# TYPE a gauge\na 1' \
