@@ -13,7 +13,7 @@ set -euo pipefail
 fetch_tarball
 [ -f "$TARBALL" ] || die "$TARBALL missing: run harness/deps.sh"
 out=$SERIES
-work=$BUILD/series-git
+work=$BUILD/series-git-$KVER
 rm -rf "$out" "$work"
 mkdir -p "$work"
 
