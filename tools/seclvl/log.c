@@ -12,17 +12,16 @@
  */
 
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "seclvlctl.h"
+#include "spawn.h"
 
 #define FIELD_MAX 2048
 
@@ -187,7 +186,6 @@ static int read_export(FILE *in, bool json)
 	if (json)
 		putchar('[');
 	while ((n = getline(&line, &cap, in)) >= 0) {
-		struct event e = { 0 };
 		unsigned char le[8];
 		uint64_t len = 0;
 		char *value;
@@ -195,6 +193,8 @@ static int read_export(FILE *in, bool json)
 		if (n > 0 && line[n - 1] == '\n')
 			line[--n] = '\0';
 		if (n == 0) {
+			struct event e = { 0 };
+
 			e.backend = backend_of(&r, &e.text);
 			if (e.backend) {
 				parse_event(&e);
@@ -231,33 +231,23 @@ static int read_export(FILE *in, bool json)
 }
 
 /*
- * Run journalctl with @args and return its exit status (127: not found).
- * With @count, read its export output and set *@count to what
+ * Run journalctl with @args and return its exit status (127: not found),
+ * or -1.  With @count, read its export output and set *@count to what
  * read_export() returns; without, discard what it prints.
  */
 static int journalctl(char *const args[], bool json, int *count)
 {
-	int pipefd[2], status, got = 0;
+	int fd, got = 0, status;
 	FILE *in;
 	pid_t pid;
 
-	if (pipe(pipefd))
-		return -1;
-	pid = fork();
+	pid = spawn_reader(args, &fd);
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execvp("journalctl", args);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	in = fdopen(pipefd[0], "r");
+	in = fdopen(fd, "r");
 	if (!in) {
-		close(pipefd[0]);
-		waitpid(pid, &status, 0);
+		close(fd);
+		spawn_wait(pid);
 		return -1;
 	}
 	if (count)
@@ -266,11 +256,10 @@ static int journalctl(char *const args[], bool json, int *count)
 		while (fgetc(in) != EOF)
 			;
 	fclose(in);
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
+	status = spawn_wait(pid);
 	if (count)
 		*count = got;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return status < 0 ? -1 : status;
 }
 
 /**

@@ -10,14 +10,13 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "modsum.h"
 #include "sha256.h"
+#include "spawn.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -71,31 +70,20 @@ int digest_fd(int fd, char hex[SHA256_HEX + 1])
 int digest_decompressed(const char *path, const char *tool,
 			char hex[SHA256_HEX + 1])
 {
-	int pipefd[2], status, err;
+	char *argv[4] = { (char *)tool, "-dc", (char *)path, NULL };
+	int fd, err, status;
 	pid_t pid;
 
-	if (pipe2(pipefd, O_CLOEXEC))
-		return errno;
-	pid = fork();
-	if (pid < 0) {
-		err = errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return err;
-	}
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		execlp(tool, tool, "-dc", path, (char *)NULL);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	err = digest_fd(pipefd[0], hex);
-	close(pipefd[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return errno;
-	if (!err && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		err = WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
-		      ENOENT : EIO;
+	pid = spawn_reader(argv, &fd);
+	if (pid < 0)
+		return -pid;
+	err = digest_fd(fd, hex);
+	close(fd);
+	status = spawn_wait(pid);
+	if (status < 0)
+		return -status;
+	if (!err && status)
+		err = status == 127 ? ENOENT : EIO;
 	return err;
 }
 
