@@ -300,25 +300,26 @@ batch "${journal[@]}"
 # seclvlctl log --json: the raise and the refused autoload, as this
 # backend's, in a JSON array.
 log_json_has() {
-	batched log_json | python3 -c '
+	python3 -c '
 import json, sys
 events = json.load(sys.stdin)
 backend, level = sys.argv[1], int(sys.argv[2])
 mine = [e for e in events if e["backend"] == backend]
 sys.exit(not (any(e["event"] == "level" and e["to"] == level for e in mine) and
 	      any(e["event"] == "denied" and e["restriction"] == "modules" and
-		  e["level"] == level and e["pid"] > 0 and e["comm"] for e in mine)))' "$backend" "$level"
+		  e["level"] == level and e["pid"] > 0 and e["comm"] for e in mine)))' \
+		"$backend" "$level" < "$out/seclvlctl-log.json"
 }
 if [ "$level" -gt 0 ]; then
-	# Kept for the reader: real output of each form.
+	# Each form's output, checked here and kept for the reader.
 	batched log > "$out/seclvlctl-log.txt"
 	batched log_json > "$out/seclvlctl-log.json"
 	check "the raise to $level is in the journal" batched raise
 	check "the journal has the refused autoload, with its restriction" batched autoload
 	check "  and the refused set-uid file" batched setid
 	check "seclvlctl log lists the raise and the refusals, as $backend's" bash -c \
-		"grep -qE '^    [0-9T:.-]+Z  $backend  level changed from 0 to $level' '$out/batch.out' &&
-		 grep -qE '^    [0-9T:.-]+Z  $backend  denied modules at level $level: ' '$out/batch.out'"
+		"grep -qE '^[0-9T:.-]+Z  $backend  level changed from 0 to $level' '$out/seclvlctl-log.txt' &&
+		 grep -qE '^[0-9T:.-]+Z  $backend  denied modules at level $level: ' '$out/seclvlctl-log.txt'"
 	check "  and --json the same" log_json_has
 fi
 check "seclvl.service logged seclvlctl check's findings before the raise" \
