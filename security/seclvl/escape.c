@@ -111,6 +111,8 @@ int seclvl_write_escape(char *buf, size_t len)
 		else
 			pr_notice("escape cleared (pid %d comm %s)\n",
 				  task_pid_nr(current), current->comm);
+		seclvl_audit_escape(name ? "set_escape" : "clear_escape", name,
+				    true);
 	}
 	mutex_unlock(&seclvl_lock);
 	path_put(&old);
@@ -164,6 +166,7 @@ static void hook_bprm_committed_creds(const struct linux_binprm *bprm)
 			    from_kuid(&init_user_ns, cred->euid),
 			    task_pid_nr(current), current->comm,
 			    seclvl_current());
+	seclvl_audit_escape("run_escape", bprm->filename, false);
 }
 
 static struct security_hook_list escape_hooks[] __ro_after_init = {

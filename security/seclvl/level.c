@@ -110,6 +110,9 @@ int seclvl_set_level(int new, enum seclvl_origin origin)
 				  task_pid_nr(current), current->comm);
 	}
 	mutex_unlock(&seclvl_lock);
+	/* The boot parameter's level is recorded once audit is up. */
+	if ((err || new != cur) && origin != SECLVL_ORIGIN_BOOT)
+		seclvl_audit_level(cur, new, origin, err);
 	return err;
 }
 
@@ -157,6 +160,15 @@ void __init seclvl_init_level(void)
 	seclvl_set_level(seclvl_boot_level, SECLVL_ORIGIN_BOOT);
 	pr_info("initialized at level %d\n", seclvl_current());
 }
+
+/* Audit starts after the LSMs: record the boot parameter's level then. */
+static int __init seclvl_audit_boot_level(void)
+{
+	if (seclvl_initialized && seclvl_boot_level)
+		seclvl_audit_level(0, seclvl_boot_level, SECLVL_ORIGIN_BOOT, 0);
+	return 0;
+}
+late_initcall(seclvl_audit_boot_level);
 
 #ifdef CONFIG_SECURITY_SECLVL_KUNIT_TEST
 

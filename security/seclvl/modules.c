@@ -185,12 +185,15 @@ int seclvl_write_module(char *buf, size_t len)
 		seclvl_modules_room = 0;
 		pr_notice("modules: list emptied (pid %d comm %s)\n",
 			  task_pid_nr(current), current->comm);
+		seclvl_audit_module(NULL, NULL);
 	} else {
 		err = seclvl_add_module(digest, name);
-		if (!err)
+		if (!err) {
 			pr_notice("modules: added sha256:%*phN %s (pid %d comm %s)\n",
 				  SHA256_DIGEST_SIZE, digest, name,
 				  task_pid_nr(current), current->comm);
+			seclvl_audit_module(digest, name);
+		}
 	}
 	mutex_unlock(&seclvl_modules_lock);
 	mutex_unlock(&seclvl_lock);

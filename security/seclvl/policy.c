@@ -39,6 +39,7 @@ static int seclvl_refuse_rule(struct seclvl_rule *rule, int level, bool audit,
 	}
 	pr_notice("denied %s at level %d: %pV (pid %d comm %s)\n", rule->name,
 		  level, &vaf, task_pid_nr(current), current->comm);
+	seclvl_audit_denied(rule->name, level, &vaf);
 	return -EPERM;
 }
 
@@ -53,9 +54,11 @@ static void seclvl_log_unlogged(struct work_struct *work)
 						struct seclvl_rule, summary);
 	long n = atomic_long_xchg(&rule->unlogged, 0);
 
-	if (n)
+	if (n) {
 		pr_notice("%ld more refusals of %s not logged (rate limit)\n",
 			  n, rule->name);
+		seclvl_audit_unlogged(rule->name, n);
+	}
 }
 
 static void seclvl_init_rule_log(struct seclvl_rule *rule, int burst)
@@ -176,6 +179,9 @@ int seclvl_write_rule(char *buf, size_t len)
 			  seclvl_rules[r].name, seclvl_rule_level_name(old),
 			  seclvl_rule_level_name(level), task_pid_nr(current),
 			  current->comm);
+		seclvl_audit_rule(seclvl_rules[r].name,
+				  seclvl_rule_level_name(old),
+				  seclvl_rule_level_name(level));
 	}
 	mutex_unlock(&seclvl_lock);
 	return err;

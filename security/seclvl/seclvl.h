@@ -213,6 +213,46 @@ struct seclvl_hook_set {
 /* setup.c */
 void seclvl_enable_hooks(int level);
 
+/* audit.c: records of refusals and changes, with CONFIG_AUDIT. */
+#ifdef CONFIG_AUDIT
+void seclvl_audit_denied(const char *restriction, int level,
+			 struct va_format *what);
+void seclvl_audit_unlogged(const char *restriction, long count);
+void seclvl_audit_level(int old, int new, enum seclvl_origin origin, int err);
+void seclvl_audit_rule(const char *restriction, const char *old,
+		       const char *new);
+void seclvl_audit_module(const u8 *digest, const char *name);
+void seclvl_audit_escape(const char *op, const char *path, bool res);
+#else
+static inline void seclvl_audit_denied(const char *restriction, int level,
+				       struct va_format *what)
+{
+}
+
+static inline void seclvl_audit_unlogged(const char *restriction, long count)
+{
+}
+
+static inline void seclvl_audit_level(int old, int new,
+				      enum seclvl_origin origin, int err)
+{
+}
+
+static inline void seclvl_audit_rule(const char *restriction, const char *old,
+				     const char *new)
+{
+}
+
+static inline void seclvl_audit_module(const u8 *digest, const char *name)
+{
+}
+
+static inline void seclvl_audit_escape(const char *op, const char *path,
+				       bool res)
+{
+}
+#endif
+
 /* modules.c */
 struct seq_file;
 bool seclvl_modules_listed(void);
