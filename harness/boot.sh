@@ -85,7 +85,9 @@ qemu=(qemu-system-x86_64 -accel "$QEMU_ACCEL" -cpu max -m 1G -smp "$smp" "${cloc
 # interrupt can trip a KASAN report in rcu_is_watching() before seclvl runs.
 # pci=noacpi: QEMU's ACPI builds the PCI interrupt table with an AML loop,
 # which the KASAN kernel interprets for half a minute under TCG.
-append="console=ttyS0 no5lvl pci=noacpi panic=-1 oops=panic scenario=$scenario $*"
+# Room for every line and audit record a scenario checks: a log of 8 MiB
+# and, as Debian's auditd sets it, a backlog of 8192 records.
+append="console=ttyS0 no5lvl pci=noacpi panic=-1 oops=panic log_buf_len=8M audit_backlog_limit=8192 scenario=$scenario $*"
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial null -append "$append"

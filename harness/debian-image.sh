@@ -30,8 +30,9 @@ bookworm)
 trixie)
 	kdir=$(stock_dir deb13)
 	what="Debian 13"
-	# What the README's build needs (make seclvl-bpf on Debian 13).
-	packages+=,make,gcc,libc6-dev,clang,llvm,bpftool,libbpf-dev,libelf-dev,zlib1g-dev,libzstd-dev,pkgconf
+	# What the README's build needs (make seclvl-bpf on Debian 13), and
+	# auditd, which the debian-lsm scenarios read seclvl's records from.
+	packages+=,make,gcc,libc6-dev,clang,llvm,bpftool,libbpf-dev,libelf-dev,zlib1g-dev,libzstd-dev,pkgconf,auditd
 	sources=("deb http://deb.debian.org/debian trixie main"
 		 "deb http://deb.debian.org/debian trixie-updates main"
 		 "deb http://deb.debian.org/debian-security trixie-security main")

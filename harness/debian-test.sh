@@ -296,6 +296,12 @@ journal=(deps "! journalctl -b --no-pager | grep 'Dependency failed for seclvl'"
 		  autoload "$(in_journal 'seclvl(-bpf)?: denied modules at level')"
 		  setid "$(in_journal 'seclvl(-bpf)?: denied setid_bits at level')"
 		  log 'seclvlctl log' log_json 'seclvlctl log --json')
+# auditd's records of the in-tree LSM (Debian 13's image has auditd).
+audit=0
+[ "$level" -gt 0 ] && [ "$backend" = lsm ] && [ "$release" = trixie ] && audit=1
+[ "$audit" = 1 ] &&
+	journal+=(audit_raw 'ausearch -m 1427,1428' audit 'ausearch -m 1427,1428 -i'
+		  audit_journal 'journalctl -b _TRANSPORT=audit _AUDIT_TYPE=1427 -o verbose --no-pager')
 batch "${journal[@]}"
 # seclvlctl log --json: the raise and the refused autoload, as this
 # backend's, in a JSON array.
@@ -321,6 +327,28 @@ if [ "$level" -gt 0 ]; then
 		"grep -qE '^[0-9T:.-]+Z  $backend  level changed from 0 to $level' '$out/seclvlctl-log.txt' &&
 		 grep -qE '^[0-9T:.-]+Z  $backend  denied modules at level $level: ' '$out/seclvlctl-log.txt'"
 	check "  and --json the same" log_json_has
+fi
+if [ "$audit" = 1 ]; then
+	batched audit_raw > "$out/audit.log"
+	batched audit > "$out/audit.txt"
+	batched audit_journal > "$out/audit-journal.txt"
+	check "auditd has the raise, as SECLVL_CONFIG_CHANGE (ausearch -m 1428)" grep -qE \
+		"^type=UNKNOWN\[1428\] msg=audit\([0-9.:]+\): lsm=seclvl op=set_level old_level=0 new_level=$level origin=write ppid=[0-9]+ pid=[0-9]+ .* comm=\"seclvlctl\" exe=\"[^\"]+\" .*res=1" \
+		"$out/audit.log"
+	check "  and the profile's policy rows" grep -qE \
+		"^type=UNKNOWN\[1428\] .*: lsm=seclvl op=set_policy restriction=setuid old=1 new=off .*res=1" \
+		"$out/audit.log"
+	check "  and the refused autoload, as SECLVL_ACCESS (ausearch -m 1427)" grep -qE \
+		"^type=UNKNOWN\[1427\] .*: lsm=seclvl restriction=modules level=$level operation=(\"[^\"]*\"|[0-9A-F]+) ppid=[0-9]+ pid=[0-9]+ auid=[0-9]+ uid=0 .* comm=\"[^\"]+\" exe=\"[^\"]+\" .*res=0" \
+		"$out/audit.log"
+	check "  and ausearch -i shows what was tried, as the log line does" bash -c \
+		"grep -oE 'denied modules at level $level: [^(]+' '$out/seclvlctl-log.txt' | head -n 1 |
+			sed -e 's/^denied modules at level $level: //' -e 's/ \$//' > '$out/op.txt' &&
+		 grep -qF \"restriction=modules level=$level operation=\$(cat '$out/op.txt') \" '$out/audit.txt'"
+	check "journald has the records too, with their fields" bash -c \
+		"grep -q '_AUDIT_FIELD_RESTRICTION=modules' '$out/audit-journal.txt' &&
+		 grep -q '_AUDIT_FIELD_LEVEL=$level' '$out/audit-journal.txt' &&
+		 grep -qF \"_AUDIT_FIELD_OPERATION=\$(cat '$out/op.txt')\" '$out/audit-journal.txt'"
 fi
 check "seclvl.service logged seclvlctl check's findings before the raise" \
 	grep -q '^INFO preflight [1-9]' "$out/checks.out"

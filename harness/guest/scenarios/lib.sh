@@ -92,6 +92,66 @@ prom_invalid() { ! prom_valid "$1" >/dev/null; }
 level() { cat $LEVEL_FILE; }
 level_is() { [ "$(level)" = "$1" ]; }
 log_has() { dmesg | grep -q -- "$1"; }
+# seclvl's audit records, as kauditd prints them to the kernel log while
+# no auditd listens.  audit_has TYPE FIELDS RES: a record of TYPE (1427,
+# SECLVL_ACCESS; 1428, SECLVL_CONFIG_CHANGE) whose fields after lsm=seclvl
+# start with FIELDS, then the task's, then res=RES, within 3 s.
+AUDIT_TASK=' ppid=[0-9]* pid=[0-9]* auid=[0-9]* uid=[0-9]* gid=[0-9]* euid=[0-9]* suid=[0-9]* fsuid=[0-9]* egid=[0-9]* sgid=[0-9]* fsgid=[0-9]* tty=[^ ]* ses=[0-9]* comm=[^ ]* exe=[^ ]*.* res='
+audit_has() { log_soon "audit: type=$1 audit([0-9.:]*): lsm=seclvl $2$AUDIT_TASK$3\$"; }
+# Each refusal logged has one SECLVL_ACCESS record with the same
+# restriction, level and text (hex-decoded where it had to be), and each
+# record one line; there is at least one.  (The record's pid is the
+# process's, the line's the thread's: an io_uring worker's differ.)
+# kauditd prints after the fact: a second is allowed for the last records.
+audit_matches_log() {
+	audit_match >/dev/null || { sleep 1; audit_match; }
+}
+audit_match() {
+	dmesg | awk '
+	function unhex(s,   i, out) {
+		if (s ~ /^".*"$/)
+			return substr(s, 2, length(s) - 2)
+		out = ""
+		for (i = 1; i < length(s); i += 2)
+			out = out sprintf("%c", (index(H, substr(s, i, 1)) - 1) * 16 + \
+					   index(H, substr(s, i + 1, 1)) - 1)
+		return out
+	}
+	BEGIN { H = "0123456789ABCDEF" }
+	/seclvl: denied [a-z_]* at level [0-9]: / {
+		line = $0
+		sub(/.*seclvl: denied /, "", line)
+		r = line; sub(/ .*/, "", r)
+		l = line; sub(/^[a-z_]* at level /, "", l); sub(/:.*/, "", l)
+		t = line; sub(/^[a-z_]* at level [0-9]: /, "", t)
+		sub(/ \(pid [0-9]* comm .*$/, "", t)
+		logged[r "|" l "|" t]++
+	}
+	/audit: type=1427 .* lsm=seclvl restriction=[a-z_]* level=[0-9] operation=/ {
+		r = ""; l = ""; o = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^restriction=/) r = substr($i, 13)
+			else if ($i ~ /^level=/) l = substr($i, 7)
+			else if ($i ~ /^operation=/) o = unhex(substr($i, 11))
+		}
+		recorded[r "|" l "|" o]++
+		n++
+	}
+	END {
+		for (k in logged)
+			if (logged[k] != recorded[k]) {
+				print logged[k] " lines, " recorded[k] + 0 " records: " k
+				bad = 1
+			}
+		for (k in recorded)
+			if (!(k in logged)) {
+				print "0 lines, " recorded[k] " records: " k
+				bad = 1
+			}
+		print n + 0 " records"
+		exit bad || !n
+	}'
+}
 fails_with_eperm() { ! "$@" 2>/tmp/err.out && grep -q 'not permitted' /tmp/err.out; }
 
 # Run one kselftest program; its TAP lines count.  A program that dies

@@ -21,6 +21,11 @@ expect_exit 0 seclvlctl modules pin --loaded
 out_has "1 added, 0 already listed"
 check "  the loaded module's image" grep -q ' seclvl_test_unload 0$' $SECLVL/modules
 expect_exit 0 seclvlctl modules clear
+modules_audited() {
+	audit_has 1428 'op=add_module digest=sha256:[0-9a-f]\{64\} name="seclvl_test_unload"' 1 &&
+		audit_has 1428 'op=clear_modules' 1
+}
+check "audit has the list's changes, as SECLVL_CONFIG_CHANGE" modules_audited
 rm -rf /lib/modules
 # Three by hand, one with seclvlctl (which names it after its file).
 for m in init modified autoload; do
@@ -62,6 +67,7 @@ run_selftest seclvl/modules_test
 run_selftest seclvl/restrictions_test
 check "the refusal names the image's digest" \
 	log_has "seclvl: denied modules at level 1: module load of seclvl_test_list_unlisted.ko, sha256:[0-9a-f]\{64\}, not listed"
+check "  and its audit record is the same" audit_matches_log
 check "each listed image was loaded once" sh -c \
 	"grep -q 'seclvl_test_list_finit 1\$' $SECLVL/modules &&
 	 grep -q 'seclvl_test_list_init 1\$' $SECLVL/modules &&

@@ -6,6 +6,12 @@ for row in "setuid off" "umount 1" "time_backward 1" "rawio off" \
 	   "devmem_write 2" "ptrace_init off" "lockdown_confidentiality 1"; do
 	check "policy row '$row' at level 0" sh -c "echo '$row' > $SECLVL/policy"
 done
+policy_audited() {
+	audit_has 1428 'op=set_policy restriction=setuid old=1 new=off' 1 &&
+		audit_has 1428 'op=set_policy restriction=devmem_write old=1 new=2' 1 &&
+		audit_has 1428 'op=set_policy restriction=lockdown_confidentiality old=off new=1' 1
+}
+check "audit has each change, as SECLVL_CONFIG_CHANGE" policy_audited
 check "policy reads back the changes" sh -c "grep -qx 'setuid off 0' $SECLVL/policy &&
 	grep -qx 'umount 1 0' $SECLVL/policy && grep -qx 'rawio off 0' $SECLVL/policy"
 check "raise to 1 through sysctl" sysctl -w kernel.securelevel=1
