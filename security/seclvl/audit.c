@@ -158,6 +158,26 @@ void seclvl_audit_module(const u8 *digest, const char *name)
 }
 
 /**
+ * seclvl_audit_frozen - record a change refused because the level is raised
+ * @op: the change: "set_policy", "add_module", "clear_modules" or
+ *      "set_escape"
+ *
+ * Recorded rate-limited, as refused level changes are.
+ */
+void seclvl_audit_frozen(const char *op)
+{
+	struct audit_buffer *ab;
+
+	if (!__ratelimit(&seclvl_audit_refused))
+		return;
+	ab = seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
+	if (!ab)
+		return;
+	audit_log_format(ab, " op=%s level=%d", op, seclvl_current());
+	seclvl_audit_end(ab, false);
+}
+
+/**
  * seclvl_audit_escape - record a change of the escape, or its refused run
  * @op: "set_escape", "clear_escape" or "run_escape"
  * @path: the escape's path, or NULL

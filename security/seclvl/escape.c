@@ -79,8 +79,12 @@ int seclvl_write_escape(char *buf, size_t len)
 	char *name;
 	int err;
 
-	if (!capable(CAP_SYS_ADMIN) || seclvl_current() > 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (seclvl_current() > 0) {
+		seclvl_audit_frozen("set_escape");
+		return -EPERM;
+	}
 	err = seclvl_parse_escape(buf, len, &name);
 	if (err)
 		return err;

@@ -166,8 +166,12 @@ int seclvl_write_module(char *buf, size_t len)
 	bool clear = seclvl_is_clear(buf, len);
 	int err = 0;
 
-	if (!capable(CAP_SYS_ADMIN) || seclvl_current() > 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (seclvl_current() > 0) {
+		seclvl_audit_frozen(clear ? "clear_modules" : "add_module");
+		return -EPERM;
+	}
 	if (!clear) {
 		err = seclvl_parse_module(buf, len, digest, name);
 		if (err)

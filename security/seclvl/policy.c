@@ -163,8 +163,12 @@ int seclvl_write_rule(char *buf, size_t len)
 	enum seclvl_restriction r;
 	int level, old, err;
 
-	if (!capable(CAP_SYS_ADMIN) || seclvl_current() > 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (seclvl_current() > 0) {
+		seclvl_audit_frozen("set_policy");
+		return -EPERM;
+	}
 	err = seclvl_parse_rule(buf, len, &r, &level);
 	if (err)
 		return err;

@@ -223,6 +223,7 @@ void seclvl_audit_rule(const char *restriction, const char *old,
 		       const char *new);
 void seclvl_audit_module(const u8 *digest, const char *name);
 void seclvl_audit_escape(const char *op, const char *path, bool res);
+void seclvl_audit_frozen(const char *op);
 #else
 static inline void seclvl_audit_denied(const char *restriction, int level,
 				       struct va_format *what)
@@ -249,6 +250,10 @@ static inline void seclvl_audit_module(const u8 *digest, const char *name)
 
 static inline void seclvl_audit_escape(const char *op, const char *path,
 				       bool res)
+{
+}
+
+static inline void seclvl_audit_frozen(const char *op)
 {
 }
 #endif

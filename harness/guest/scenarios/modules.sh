@@ -61,6 +61,7 @@ check "a modprobe for the autoload test" sh -c \
 raise 1 $SECLVL/level
 check "the list is frozen at level 1" \
 	fails_with_eperm sh -c "echo > $SECLVL/modules"
+check "  and audit has the attempt" audit_has 1428 "op=clear_modules level=1" 0
 expect_exit 1 seclvlctl modules pin /lib/seclvl/seclvl_test_list_unlisted.ko
 check "  and says the list is frozen" grep -q "list of modules is frozen" /tmp/ctl.err
 run_selftest seclvl/modules_test

@@ -18,6 +18,7 @@ check "raise to 1 through sysctl" sysctl -w kernel.securelevel=1
 check "level reads 1" level_is 1
 check "policy rows are frozen at level 1" \
 	fails_with_eperm sh -c "echo 'setuid 1' > $SECLVL/policy"
+check "  and audit has the attempt" audit_has 1428 "op=set_policy level=1" 0
 mkdir -p /tmp/m && mount -o bind /mnt/disk /tmp/m
 check "unmounting a disk is refused at level 1 under 'umount 1'" fails_with_eperm umount /tmp/m
 run_selftest seclvl/restrictions_test
