@@ -12,8 +12,13 @@
 
 #include <crypto/sha2.h>
 #include <linux/audit.h>
+#include <linux/cred.h>
+#include <linux/file.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/ratelimit.h>
+#include <linux/sched.h>
+#include <linux/string.h>
 
 #include "seclvl.h"
 
@@ -38,9 +43,42 @@ static struct audit_buffer *seclvl_audit_start(int type, gfp_t gfp)
 	return ab;
 }
 
+/*
+ * audit_log_task_info()'s fields but its tty: that takes the task's
+ * siglock, and its comm the task's alloc_lock on 6.12, which a hook may be
+ * called under (ptrace_attach() holds the tracee's).  The comm is copied
+ * as the LSM audit code copies it.
+ */
 static void seclvl_audit_end(struct audit_buffer *ab, bool res)
 {
-	audit_log_task_info(ab);
+	const struct cred *cred = current_cred();
+	char comm[sizeof(current->comm)];
+	struct file *exe;
+
+	audit_log_format(ab,
+			 " ppid=%d pid=%d auid=%u uid=%u gid=%u euid=%u suid=%u fsuid=%u egid=%u sgid=%u fsgid=%u ses=%u comm=",
+			 task_ppid_nr(current), task_tgid_nr(current),
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 from_kuid(&init_user_ns, cred->uid),
+			 from_kgid(&init_user_ns, cred->gid),
+			 from_kuid(&init_user_ns, cred->euid),
+			 from_kuid(&init_user_ns, cred->suid),
+			 from_kuid(&init_user_ns, cred->fsuid),
+			 from_kgid(&init_user_ns, cred->egid),
+			 from_kgid(&init_user_ns, cred->sgid),
+			 from_kgid(&init_user_ns, cred->fsgid),
+			 audit_get_sessionid(current));
+	memcpy(comm, current->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	audit_log_untrustedstring(ab, comm);
+	exe = current->mm ? get_mm_exe_file(current->mm) : NULL;
+	if (exe) {
+		audit_log_d_path(ab, " exe=", &exe->f_path);
+		fput(exe);
+	} else {
+		audit_log_format(ab, " exe=(null)");
+	}
+	audit_log_task_context(ab);
 	audit_log_format(ab, " res=%d", res);
 	audit_log_end(ab);
 }

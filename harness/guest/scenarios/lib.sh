@@ -96,7 +96,7 @@ log_has() { dmesg | grep -q -- "$1"; }
 # no auditd listens.  audit_has TYPE FIELDS RES: a record of TYPE (1427,
 # SECLVL_ACCESS; 1428, SECLVL_CONFIG_CHANGE) whose fields after lsm=seclvl
 # start with FIELDS, then the task's, then res=RES, within 3 s.
-AUDIT_TASK=' ppid=[0-9]* pid=[0-9]* auid=[0-9]* uid=[0-9]* gid=[0-9]* euid=[0-9]* suid=[0-9]* fsuid=[0-9]* egid=[0-9]* sgid=[0-9]* fsgid=[0-9]* tty=[^ ]* ses=[0-9]* comm=[^ ]* exe=[^ ]*.* res='
+AUDIT_TASK=' ppid=[0-9]* pid=[0-9]* auid=[0-9]* uid=[0-9]* gid=[0-9]* euid=[0-9]* suid=[0-9]* fsuid=[0-9]* egid=[0-9]* sgid=[0-9]* fsgid=[0-9]* ses=[0-9]* comm=[^ ]* exe=[^ ]*.* res='
 audit_has() { log_soon "audit: type=$1 audit([0-9.:]*): lsm=seclvl $2$AUDIT_TASK$3\$"; }
 # Each refusal logged has one SECLVL_ACCESS record with the same
 # restriction, level and text (hex-decoded where it had to be), and each
