@@ -112,6 +112,8 @@ debian_queue=()
 for s in "${scenarios[@]}"; do
 	[ "${s##*|}" = debian ] && debian_queue+=("${s%%|*}")
 done
+# The filler below writes there before any scenario has made it.
+mkdir -p "$BUILD/results"
 rm -f "$BUILD"/results/debian*.pid
 debian_running() { # NAME
 	[ -f "$BUILD/results/$1.pid" ] && kill -0 "$(cat "$BUILD/results/$1.pid")" 2>/dev/null
