@@ -26,9 +26,9 @@
 #define SECLVL_AUDIT_OP_MAX 256
 
 /*
- * Refused changes of the level or runs of the escape share a rate limit:
- * whoever can try them could otherwise fill the audit log and rotate out
- * what it holds of them.
+ * Refused changes (of the level, or of the rest once it is raised) and
+ * runs of the escape share a rate limit: whoever can try them could
+ * otherwise fill the audit log and rotate out what it holds of them.
  */
 static DEFINE_RATELIMIT_STATE(seclvl_audit_refused, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
@@ -41,6 +41,14 @@ static struct audit_buffer *seclvl_audit_start(int type, gfp_t gfp)
 	if (ab)
 		audit_log_format(ab, "lsm=%s", SECLVL_NAME);
 	return ab;
+}
+
+/* A SECLVL_CONFIG_CHANGE record; a refused one only within the rate limit. */
+static struct audit_buffer *seclvl_audit_change(bool res)
+{
+	if (!res && !__ratelimit(&seclvl_audit_refused))
+		return NULL;
+	return seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
 }
 
 /*
@@ -118,12 +126,12 @@ void seclvl_audit_unlogged(const char *restriction, long count)
 {
 	struct audit_buffer *ab;
 
-	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_SECLVL_ACCESS);
+	ab = seclvl_audit_start(AUDIT_SECLVL_ACCESS, GFP_KERNEL);
 	if (!ab)
 		return;
 	/* Written by a worker: the task's fields would name it, not them. */
-	audit_log_format(ab, "lsm=%s restriction=%s unrecorded=%ld res=0",
-			 SECLVL_NAME, restriction, count);
+	audit_log_format(ab, " restriction=%s unrecorded=%ld res=0",
+			 restriction, count);
 	audit_log_end(ab);
 }
 
@@ -144,9 +152,7 @@ void seclvl_audit_level(int old, int new, enum seclvl_origin origin, int err)
 	};
 	struct audit_buffer *ab;
 
-	if (err && !__ratelimit(&seclvl_audit_refused))
-		return;
-	ab = seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
+	ab = seclvl_audit_change(!err);
 	if (!ab)
 		return;
 	audit_log_format(ab, " op=set_level old_level=%d new_level=%d origin=%s",
@@ -165,7 +171,7 @@ void seclvl_audit_rule(const char *restriction, const char *old,
 {
 	struct audit_buffer *ab;
 
-	ab = seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
+	ab = seclvl_audit_change(true);
 	if (!ab)
 		return;
 	audit_log_format(ab, " op=set_policy restriction=%s old=%s new=%s",
@@ -182,7 +188,7 @@ void seclvl_audit_module(const u8 *digest, const char *name)
 {
 	struct audit_buffer *ab;
 
-	ab = seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
+	ab = seclvl_audit_change(true);
 	if (!ab)
 		return;
 	if (digest) {
@@ -206,9 +212,7 @@ void seclvl_audit_frozen(const char *op)
 {
 	struct audit_buffer *ab;
 
-	if (!__ratelimit(&seclvl_audit_refused))
-		return;
-	ab = seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
+	ab = seclvl_audit_change(false);
 	if (!ab)
 		return;
 	audit_log_format(ab, " op=%s level=%d", op, seclvl_current());
@@ -225,9 +229,7 @@ void seclvl_audit_escape(const char *op, const char *path, bool res)
 {
 	struct audit_buffer *ab;
 
-	if (!res && !__ratelimit(&seclvl_audit_refused))
-		return;
-	ab = seclvl_audit_start(AUDIT_SECLVL_CONFIG_CHANGE, GFP_KERNEL);
+	ab = seclvl_audit_change(res);
 	if (!ab)
 		return;
 	audit_log_format(ab, " op=%s", op);
